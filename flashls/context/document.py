@@ -1,0 +1,165 @@
+"""Open documents: exact text sync in any LSP position encoding, plus byte edits.
+
+LSP positions count UTF-16 (or UTF-8 / UTF-32) code units on lines split by
+`\\n`, `\\r\\n` or `\\r` only; Python strings count code points and `str.splitlines`
+splits on more characters. Everything that converts between the two lives here, so
+no other module ever has to think about it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+Encoding = Literal["utf-16", "utf-8", "utf-32"]
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class PositionError(ValueError):
+    """A position that does not exist in the document (reported, never applied)."""
+
+
+@dataclass(frozen=True)
+class ByteEdit:
+    """One text change in tree-sitter's terms (bytes and (row, byte-column) points)."""
+
+    start_byte: int
+    old_end_byte: int
+    new_end_byte: int
+    start_point: tuple[int, int]
+    old_end_point: tuple[int, int]
+    new_end_point: tuple[int, int]
+
+
+def units(text: str, encoding: Encoding) -> int:
+    """Length of `text` in the encoding's code units."""
+    if encoding == "utf-32" or text.isascii():
+        return len(text)
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def line_starts(text: str) -> list[int]:
+    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+
+@dataclass
+class Document:
+    uri: str
+    text: str
+    language_id: str = ""
+    version: int = 0
+    encoding: Encoding = "utf-16"
+    _starts: list[int] | None = field(default=None, repr=False)
+    _bytes: bytes | None = field(default=None, repr=False)
+
+    # -- lines -------------------------------------------------------------
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = line_starts(self.text)
+        return self._starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line_span(self, line: int) -> tuple[int, int]:
+        """(start, end) offsets of a line's content, without its line break."""
+        starts = self.starts
+        start = starts[line]
+        end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
+        while end > start and self.text[end - 1] in "\r\n":
+            end -= 1
+        return start, end
+
+    def line_text(self, line: int) -> str:
+        start, end = self.line_span(line)
+        return self.text[start:end]
+
+    @property
+    def source_bytes(self) -> bytes:
+        if self._bytes is None:
+            self._bytes = self.text.encode("utf-8", "surrogatepass")
+        return self._bytes
+
+    # -- positions ---------------------------------------------------------
+    def offset_at(self, line: int, character: int, *, strict: bool = False) -> int:
+        """String offset of an LSP position.
+
+        Lenient by default, as the LSP spec asks: a character past the line's end
+        means the end of the line, a line past the end means the end of the text.
+        A position inside a surrogate pair (UTF-16) or a multi-byte character
+        (UTF-8) snaps to the character's start. `strict` raises instead.
+        """
+        if line < 0 or character < 0:
+            raise PositionError(f"negative position {line}:{character}")
+        if line >= self.line_count:
+            if strict:
+                raise PositionError(f"line {line} is past the end ({self.line_count} lines)")
+            return len(self.text)
+        start, end = self.line_span(line)
+        content = self.text[start:end]
+        if content.isascii() or self.encoding == "utf-32":
+            if character > len(content) and strict:
+                raise PositionError(f"character {character} is past the end of line {line}")
+            return start + min(character, len(content))
+        counted = 0
+        for index, ch in enumerate(content):
+            width = units(ch, self.encoding)
+            if counted + width > character:
+                if counted != character and strict:
+                    raise PositionError(f"character {character} splits a code point")
+                return start + index
+            counted += width
+        if counted < character and strict:
+            raise PositionError(f"character {character} is past the end of line {line}")
+        return end
+
+    def position_at(self, offset: int) -> tuple[int, int]:
+        """LSP (line, character) of a string offset."""
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect.bisect_right(self.starts, offset) - 1
+        start = self.starts[line]
+        return line, units(self.text[start:offset], self.encoding)
+
+    def byte_at(self, offset: int) -> int:
+        head = self.text[:offset]
+        return len(head) if head.isascii() else len(head.encode("utf-8", "surrogatepass"))
+
+    def point_at(self, offset: int) -> tuple[int, int]:
+        """tree-sitter (row, byte column) of a string offset."""
+        line = bisect.bisect_right(self.starts, offset) - 1
+        start = self.starts[line]
+        return line, len(self.text[start:offset].encode("utf-8", "surrogatepass"))
+
+    # -- edits -------------------------------------------------------------
+    def replace_all(self, text: str) -> ByteEdit:
+        old_end = (len(self.starts) - 1, self.point_at(len(self.text))[1])
+        old_bytes = len(self.source_bytes)
+        self._set_text(text)
+        return ByteEdit(0, old_bytes, len(self.source_bytes), (0, 0), old_end,
+                        self.point_at(len(text)))
+
+    def apply_change(self, start: tuple[int, int], end: tuple[int, int],
+                     new_text: str) -> ByteEdit:
+        """Replace the range `start`..`end` (LSP positions) with `new_text`."""
+        s = self.offset_at(*start)
+        e = self.offset_at(*end)
+        if e < s:
+            raise PositionError(f"range end {end} is before its start {start}")
+        start_byte, start_point = self.byte_at(s), self.point_at(s)
+        old_end_byte, old_end_point = self.byte_at(e), self.point_at(e)
+        self._set_text(self.text[:s] + new_text + self.text[e:])
+        new_end = s + len(new_text)
+        return ByteEdit(start_byte, old_end_byte, self.byte_at(new_end),
+                        start_point, old_end_point, self.point_at(new_end))
+
+    def _set_text(self, text: str) -> None:
+        self.text = text
+        self._starts = None
+        self._bytes = None

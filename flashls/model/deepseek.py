@@ -1,0 +1,201 @@
+"""DeepSeek adapter: the only code that knows DeepSeek's endpoints and wire format.
+
+One `httpx.AsyncClient` for the process (keep-alive, pooled connections). Every
+request streams (SSE) so a cancelled task closes its stream at once and the text
+generated so far is visible to callers while it grows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any, AsyncIterator
+
+import httpx
+
+from .. import __version__
+from .types import (AuthError, BadRequestError, BalanceError, ChatRequest, ConnectError,
+                    FimRequest, ModelError, ModelRequest, ModelResult, OnText,
+                    ProtocolError, RateLimitError, ServerError, UpstreamTimeout, Usage)
+
+log = logging.getLogger(__name__)
+
+MAX_ANSWER_CHARS = 64_000  # a runaway answer is cut here (far above any max_tokens)
+
+
+def fim_body(req: FimRequest) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "model": req.model, "prompt": req.prompt, "suffix": req.suffix,
+        "max_tokens": req.max_tokens, "temperature": req.temperature,
+        "stream": True, "stream_options": {"include_usage": True},
+    }
+    if req.stop:
+        body["stop"] = list(req.stop[:16])
+    return body
+
+
+def chat_body(req: ChatRequest) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "model": req.model,
+        "messages": [{"role": m.role, "content": m.content} for m in req.messages],
+        "max_tokens": req.max_tokens, "temperature": req.temperature,
+        "thinking": {"type": "disabled"},  # thinking is pure latency for us
+        "stream": True, "stream_options": {"include_usage": True},
+    }
+    if req.stop:
+        body["stop"] = list(req.stop[:16])
+    return body
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+def error_for_status(status: int, detail: str, retry_after: float | None) -> ModelError:
+    detail = detail.strip()[:300]
+    text = f"DeepSeek API answered {status}" + (f": {detail}" if detail else "")
+    if status == 401:
+        return AuthError(text, status=status)
+    if status == 402:
+        return BalanceError(text, status=status)
+    if status in (400, 404, 422):
+        return BadRequestError(text, status=status)
+    if status == 429:
+        return RateLimitError(text, status=status, retry_after_s=retry_after)
+    if status >= 500:
+        return ServerError(text, status=status, retry_after_s=retry_after)
+    return ModelError(text, status=status)
+
+
+def _error_detail(raw: bytes) -> str:
+    try:
+        data = json.loads(raw)
+        error = data.get("error", data)
+        return str(error.get("message", "")) if isinstance(error, dict) else str(error)
+    except (ValueError, AttributeError):
+        return raw[:200].decode("utf-8", "replace")
+
+
+async def sse_events(lines: AsyncIterator[str]) -> AsyncIterator[dict[str, Any]]:
+    """Yield the JSON payloads of an SSE stream; ignore comments; stop at [DONE]."""
+    async for line in lines:
+        if not line or line.startswith(":"):
+            continue  # blank separators and `: keep-alive`
+        if not line.startswith("data:"):
+            continue  # event:/id:/retry: fields carry nothing we use
+        payload = line[5:].strip()
+        if payload == "[DONE]":
+            return
+        try:
+            event = json.loads(payload)
+        except ValueError as err:
+            raise ProtocolError(f"malformed stream data from the API: {payload[:80]!r}") from err
+        if not isinstance(event, dict):
+            raise ProtocolError("malformed stream event from the API")
+        if "error" in event and not event.get("choices"):
+            raise ServerError(f"API error in stream: {str(event['error'])[:200]}")
+        yield event
+
+
+def _usage(raw: Any) -> Usage | None:
+    if not isinstance(raw, dict):
+        return None
+    hit = int(raw.get("prompt_cache_hit_tokens") or 0)
+    prompt = int(raw.get("prompt_tokens") or 0)
+    miss = int(raw.get("prompt_cache_miss_tokens") or max(0, prompt - hit))
+    return Usage(prompt_tokens=prompt or hit + miss, cache_hit_tokens=hit,
+                 cache_miss_tokens=miss,
+                 completion_tokens=int(raw.get("completion_tokens") or 0))
+
+
+class DeepSeekClient:
+    """Implements `CompletionModel` over DeepSeek's FIM and chat endpoints."""
+
+    def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
+                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None):
+        self.base_url = base_url.rstrip("/")
+        self._api_key = api_key
+        self._client = httpx.AsyncClient(
+            timeout=httpx.Timeout(connect=connect_timeout_s, read=idle_timeout_s,
+                                  write=10.0, pool=connect_timeout_s),
+            limits=httpx.Limits(max_keepalive_connections=8, keepalive_expiry=120),
+            headers={"User-Agent": f"flashls/{__version__}"},
+            transport=transport,
+        )
+
+    def configure(self, base_url: str, api_key: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._api_key = api_key
+
+    def __repr__(self) -> str:
+        return f"DeepSeekClient({self.base_url!r})"  # never the key
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def generate(self, request: ModelRequest, *, timeout_s: float,
+                       on_text: OnText | None = None) -> ModelResult:
+        try:
+            return await asyncio.wait_for(self._generate(request, on_text), timeout_s)
+        except asyncio.TimeoutError as err:
+            raise UpstreamTimeout(f"no complete answer within {timeout_s:.1f}s") from err
+
+    async def _generate(self, request: ModelRequest, on_text: OnText | None) -> ModelResult:
+        if isinstance(request, FimRequest):
+            endpoint, url, body = "fim", f"{self.base_url}/beta/completions", fim_body(request)
+        else:
+            endpoint, url, body = "chat", f"{self.base_url}/chat/completions", chat_body(request)
+        headers = {"Authorization": f"Bearer {self._api_key}", "Accept": "text/event-stream"}
+        started = time.perf_counter()
+        result = ModelResult(text="", model=request.model, endpoint=endpoint)
+        parts: list[str] = []
+        size = 0
+        try:
+            async with self._client.stream("POST", url, json=body, headers=headers) as resp:
+                if resp.status_code != 200:
+                    raw = await resp.aread()
+                    raise error_for_status(resp.status_code, _error_detail(raw),
+                                           parse_retry_after(resp.headers.get("retry-after")))
+                finished = False
+                async for event in sse_events(resp.aiter_lines()):
+                    usage = _usage(event.get("usage"))
+                    if usage:
+                        result.usage = usage
+                    choices = event.get("choices") or []
+                    if choices:
+                        choice = choices[0] if isinstance(choices[0], dict) else {}
+                        piece = (choice.get("text") if endpoint == "fim"
+                                 else (choice.get("delta") or {}).get("content")) or ""
+                        if piece:
+                            if result.first_token_s is None:
+                                result.first_token_s = time.perf_counter() - started
+                            parts.append(piece)
+                            size += len(piece)
+                            if on_text:
+                                on_text("".join(parts))
+                        if choice.get("finish_reason"):
+                            result.finish_reason = choice["finish_reason"]
+                            finished = True
+                    if (finished and usage) or size > MAX_ANSWER_CHARS:
+                        break  # complete: don't wait for [DONE]
+                if not finished and size <= MAX_ANSWER_CHARS and not parts:
+                    # stream ended without a finish: treat as empty but well-formed
+                    result.finish_reason = result.finish_reason or "eof"
+        except httpx.TimeoutException as err:
+            raise UpstreamTimeout(f"the API went silent ({type(err).__name__})") from err
+        except httpx.ConnectError as err:
+            raise ConnectError(f"cannot reach {self.base_url}: {err}") from err
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as err:
+            raise ProtocolError(f"the connection broke mid-answer ({type(err).__name__})") from err
+        except httpx.HTTPError as err:
+            raise ModelError(f"HTTP error talking to the API: {type(err).__name__}") from err
+        result.text = "".join(parts)[:MAX_ANSWER_CHARS]
+        result.total_s = time.perf_counter() - started
+        return result

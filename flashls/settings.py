@@ -1,0 +1,275 @@
+"""The one typed definition of every `flashls.*` setting.
+
+Defaults, types, allowed values and descriptions live here and nowhere else: the
+server validates editor input against them and `scripts/gen_vscode_settings.py`
+generates the VS Code schema from them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping, get_args, get_origin, get_type_hints
+
+SECTION = "flashls"
+
+
+def setting(
+    default: Any,
+    description: str,
+    *,
+    enum: tuple[str, ...] | None = None,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    secret: bool = False,
+) -> Any:
+    """Declare one setting: its default plus the metadata used to validate it."""
+    meta = {"description": description, "enum": enum, "minimum": minimum,
+            "maximum": maximum, "secret": secret}
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: type(default)(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+DEFAULT_EXCLUDE = [
+    "**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
+    "**/id_rsa*", "**/id_ed25519*", "**/*.keystore", "**/.netrc", "**/.npmrc",
+    "**/secrets.*", "**/credentials*",
+    "**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/target/**",
+    "**/out/**", "**/.venv/**", "**/venv/**", "**/__pycache__/**", "**/*.min.js",
+]
+
+# USD per 1M tokens: [cache hit, cache miss, output], off-peak and peak.
+DEFAULT_PRICES: dict[str, Any] = {
+    "deepseek-flash": {"offPeak": [0.003, 0.15, 0.60], "peak": [0.006, 0.30, 1.20]},
+    "deepseek-v4-pro": {"offPeak": [0.022, 0.66, 1.98], "peak": [0.044, 1.32, 3.96]},
+}
+
+
+@dataclass(frozen=True)
+class CompletionSettings:
+    enable: bool = setting(True, "Offer AI inline completions (ghost text).")
+    endpoint: str = setting(
+        "fim", "Upstream API used for completions: fill-in-the-middle or chat.",
+        enum=("fim", "chat"))
+    debounce_ms: int | None = setting(
+        None, "Fixed delay before asking the model, in ms. Unset (null): adaptive, "
+        "learned from your typing rhythm and the model's latency.",
+        minimum=0, maximum=5000)
+    max_tokens: int = setting(
+        64, "Maximum tokens the model may generate for one completion.",
+        minimum=1, maximum=4096)
+    context_tokens: int = setting(
+        2048, "Token budget for everything sent with a completion request.",
+        minimum=128, maximum=131072)
+    timeout_ms: int = setting(
+        4000, "Longest time a completion request may take before it returns nothing.",
+        minimum=100, maximum=120000)
+    multiline: str = setting(
+        "auto", "Multi-line suggestions: decided by syntax, always, or never.",
+        enum=("auto", "always", "never"))
+    speculate: bool = setting(
+        False, "After a suggestion is accepted, prefetch the next one while idle.")
+
+
+@dataclass(frozen=True)
+class ActionsSettings:
+    enable: bool = setting(True, "Offer AI code actions (rewrite, simplify, explain...).")
+    max_tokens: int = setting(
+        1024, "Maximum tokens the model may generate for one code action.",
+        minimum=1, maximum=32768)
+
+
+@dataclass(frozen=True)
+class UsageSettings:
+    ledger_path: str = setting(
+        "", "SQLite usage ledger path. Empty: the user's state directory.")
+    store_code: bool = setting(
+        False, "Also store prompts and suggestions in the ledger (off: only counts).")
+    prices: dict = setting(
+        DEFAULT_PRICES, "USD per 1M tokens per model: {model: {offPeak: [cacheHit, "
+        "cacheMiss, output], peak: [...]}}.")
+
+
+@dataclass(frozen=True)
+class Settings:
+    base_url: str = setting("https://api.deepseek.com", "DeepSeek API base URL.")
+    api_key: str = setting(
+        "", "DeepSeek API key. Empty: the DEEPSEEK_API_KEY environment variable.",
+        secret=True)
+    model: str = setting("deepseek-flash", "Model for completions and first-try actions.")
+    strong_model: str = setting(
+        "deepseek-v4-pro", "Model a failed code action escalates to.")
+    completion: CompletionSettings = field(default_factory=CompletionSettings)
+    actions: ActionsSettings = field(default_factory=ActionsSettings)
+    usage: UsageSettings = field(default_factory=UsageSettings)
+    exclude: list = setting(
+        DEFAULT_EXCLUDE, "Glob patterns of files never read or sent to the model.")
+    log_level: str = setting(
+        "info", "Detail of window/logMessage output.",
+        enum=("error", "warning", "info", "debug"))
+
+    def effective_api_key(self) -> str:
+        """The key from settings, else from the environment."""
+        return self.api_key or os.environ.get("DEEPSEEK_API_KEY", "")
+
+    def __repr__(self) -> str:  # never print the key
+        return f"Settings(model={self.model!r}, base_url={self.base_url!r}, ...)"
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One leaf setting as editors see it."""
+
+    key: str  # dotted camelCase, without the section: "completion.debounceMs"
+    path: tuple[str, ...]  # attribute path: ("completion", "debounce_ms")
+    type: Any
+    default: Any
+    description: str
+    enum: tuple[str, ...] | None
+    minimum: float | None
+    maximum: float | None
+    secret: bool
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _walk(cls: type, prefix: tuple[str, ...]) -> Iterator[SettingSpec]:
+    hints = get_type_hints(cls)
+    instance = cls()
+    for f in dataclasses.fields(cls):
+        path = prefix + (f.name,)
+        hint = hints[f.name]
+        if dataclasses.is_dataclass(hint):
+            yield from _walk(hint, path)
+            continue
+        yield SettingSpec(
+            key=".".join(camel(p) for p in path), path=path, type=hint,
+            default=getattr(instance, f.name), description=f.metadata["description"],
+            enum=f.metadata["enum"], minimum=f.metadata["minimum"],
+            maximum=f.metadata["maximum"], secret=f.metadata["secret"])
+
+
+SPECS: tuple[SettingSpec, ...] = tuple(_walk(Settings, ()))
+SPECS_BY_KEY = {spec.key: spec for spec in SPECS}
+
+
+class SettingError(ValueError):
+    """A value that does not fit its setting; `key` names it for the user."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(f"flashls.{key}: {message}")
+        self.key = key
+
+
+def _check(spec: SettingSpec, value: Any) -> Any:
+    """Return `value` converted to the setting's type, or raise SettingError."""
+    base = spec.type
+    optional = False
+    if get_origin(base) is not None and type(None) in get_args(base):
+        optional = True
+        base = next(a for a in get_args(base) if a is not type(None))
+    if value is None:
+        if optional:
+            return None
+        raise SettingError(spec.key, "must not be null")
+    if base is bool:
+        if not isinstance(value, bool):
+            raise SettingError(spec.key, f"expected true or false, got {value!r}")
+        return value
+    if base is int:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                isinstance(value, float) and not value.is_integer()):
+            raise SettingError(spec.key, f"expected a whole number, got {value!r}")
+        value = int(value)
+    elif base is str:
+        if not isinstance(value, str):
+            raise SettingError(spec.key, f"expected a string, got {value!r}")
+        if spec.enum and value not in spec.enum:
+            raise SettingError(
+                spec.key, f"{value!r} is not one of {', '.join(spec.enum)}")
+        if spec.key == "baseUrl" and not re.match(r"^https?://[^\s/]+", value):
+            raise SettingError(spec.key, f"{value!r} is not an http(s) URL")
+    elif base is list:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise SettingError(spec.key, "expected a list of strings")
+        return list(value)
+    elif base is dict:
+        if not isinstance(value, dict):
+            raise SettingError(spec.key, "expected an object")
+        return dict(value)
+    if spec.minimum is not None and value < spec.minimum:
+        raise SettingError(spec.key, f"{value} is below the minimum {spec.minimum:g}")
+    if spec.maximum is not None and value > spec.maximum:
+        raise SettingError(spec.key, f"{value} is above the maximum {spec.maximum:g}")
+    return value
+
+
+def flatten(raw: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Turn nested `{"completion": {"enable": x}}` and dotted keys into dotted keys."""
+    flat: dict[str, Any] = {}
+    for name, value in raw.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, Mapping) and key not in SPECS_BY_KEY:
+            flat.update(flatten(value, key + "."))
+        else:
+            flat[key] = value
+    return flat
+
+
+def _replace(obj: Any, path: tuple[str, ...], value: Any) -> Any:
+    if len(path) == 1:
+        return dataclasses.replace(obj, **{path[0]: value})
+    inner = _replace(getattr(obj, path[0]), path[1:], value)
+    return dataclasses.replace(obj, **{path[0]: inner})
+
+
+def apply_settings(
+    previous: Settings, raw: Mapping[str, Any] | None
+) -> tuple[Settings, list[SettingError]]:
+    """Build new settings from an editor's object.
+
+    Keys absent from `raw` take their defaults (the editor sent the whole section);
+    a bad value keeps its previous valid value and is reported; unknown keys are
+    reported too so typos are not silently ignored.
+    """
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        return previous, [SettingError("", "settings must be an object")]
+    errors: list[SettingError] = []
+    result = Settings()
+    for key, value in flatten(raw).items():
+        spec = SPECS_BY_KEY.get(key)
+        if spec is None:
+            errors.append(SettingError(key, "unknown setting (ignored)"))
+            continue
+        try:
+            checked = _check(spec, value)
+        except SettingError as err:
+            errors.append(err)
+            checked = get_path(previous, spec.path)
+        result = _replace(result, spec.path, checked)
+    return result, errors
+
+
+def get_path(obj: Any, path: tuple[str, ...]) -> Any:
+    for name in path:
+        obj = getattr(obj, name)
+    return obj
+
+
+def to_editor_dict(settings: Settings, *, include_secrets: bool = False) -> dict[str, Any]:
+    """Dotted-key view of the settings, for `flashls.showSettings` and the CLI."""
+    out = {}
+    for spec in SPECS:
+        value = get_path(settings, spec.path)
+        if spec.secret and not include_secrets:
+            value = "<set>" if value else ""
+        out[spec.key] = value
+    return out
