@@ -66,6 +66,17 @@ class ParsedDocument:
             return None
         return self.syntax.current(self.doc.source_bytes)
 
+    def snapshot(self) -> "ParsedDocument":
+        """A frozen copy for work that outlives the next keystroke (post-processing)."""
+        doc = self.doc
+        copy = Document(doc.uri, doc.text, doc.language_id, doc.version, doc.encoding)
+        if self.syntax is None:
+            return ParsedDocument(copy, None)
+        tree = self.tree()
+        state = SyntaxState(self.syntax.spec, self.syntax.parser,
+                            tree.copy() if tree is not None else None, dirty=tree is None)
+        return ParsedDocument(copy, state)
+
     def apply_change(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
         edit = self.doc.apply_change(start, end, text)
         if self.syntax:
