@@ -26,6 +26,11 @@ class LanguageSpec:
     line_comment: str = "//"
     block_openers: tuple[str, ...] = ("{",)  # a line ending in one opens a block
     indent_blocks: bool = False  # blocks end by indentation (Python)
+    # suggestion post-processing (flashls/completion): string delimiters, longest first
+    quotes: tuple[str, ...] = ('"', "'")
+    block_comment: tuple[str, str] | None = ("/*", "*/")
+    continuation_keywords: tuple[str, ...] = ()  # at block indentation, still same block
+    top_level_stops: tuple[str, ...] = ()  # a line starting so leaves any block
     extra: dict = field(default_factory=dict)
 
     @property
@@ -48,20 +53,32 @@ def _load(module: str, function: str) -> Language:
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("python", "tree_sitter_python", language_ids=("python",),
                  extensions=(".py", ".pyi"), line_comment="#", block_openers=(":",),
-                 indent_blocks=True),
+                 indent_blocks=True, quotes=('"""', "'''", '"', "'"), block_comment=None,
+                 continuation_keywords=("elif", "else", "except", "finally"),
+                 top_level_stops=("def ", "class ", "async def ", "@", "if __name__")),
     LanguageSpec("javascript", "tree_sitter_javascript",
                  language_ids=("javascript", "javascriptreact"),
-                 extensions=(".js", ".mjs", ".cjs", ".jsx")),
+                 extensions=(".js", ".mjs", ".cjs", ".jsx"), quotes=('"', "'", "`"),
+                 top_level_stops=("function ", "class ", "export ", "import ")),
     LanguageSpec("typescript", "tree_sitter_typescript", "language_typescript",
-                 language_ids=("typescript",), extensions=(".ts", ".mts", ".cts")),
+                 language_ids=("typescript",), extensions=(".ts", ".mts", ".cts"),
+                 quotes=('"', "'", "`"),
+                 top_level_stops=("function ", "class ", "export ", "import ", "interface ")),
     LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx",
-                 language_ids=("typescriptreact",), extensions=(".tsx",)),
-    LanguageSpec("go", "tree_sitter_go", language_ids=("go",), extensions=(".go",)),
-    LanguageSpec("rust", "tree_sitter_rust", language_ids=("rust",), extensions=(".rs",)),
+                 language_ids=("typescriptreact",), extensions=(".tsx",),
+                 quotes=('"', "'", "`"),
+                 top_level_stops=("function ", "class ", "export ", "import ", "interface ")),
+    LanguageSpec("go", "tree_sitter_go", language_ids=("go",), extensions=(".go",),
+                 quotes=('"', "'", "`"), top_level_stops=("func ", "type ", "import ")),
+    LanguageSpec("rust", "tree_sitter_rust", language_ids=("rust",), extensions=(".rs",),
+                 quotes=('"',),  # ' is also a lifetime
+                 top_level_stops=("fn ", "pub ", "impl ", "struct ", "enum ", "mod ", "use ")),
     LanguageSpec("java", "tree_sitter_java", language_ids=("java",), extensions=(".java",)),
-    LanguageSpec("c", "tree_sitter_c", language_ids=("c",), extensions=(".c", ".h")),
+    LanguageSpec("c", "tree_sitter_c", language_ids=("c",), extensions=(".c", ".h"),
+                 top_level_stops=("#include", "#define")),
     LanguageSpec("cpp", "tree_sitter_cpp", language_ids=("cpp", "cuda-cpp"),
-                 extensions=(".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp")),
+                 extensions=(".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp"),
+                 top_level_stops=("#include", "#define", "namespace ", "template")),
 )
 
 _BY_ID = {lid: spec for spec in LANGUAGES for lid in spec.language_ids}
