@@ -31,6 +31,14 @@ class LanguageSpec:
     block_comment: tuple[str, str] | None = ("/*", "*/")
     continuation_keywords: tuple[str, ...] = ()  # at block indentation, still same block
     top_level_stops: tuple[str, ...] = ()  # a line starting so leaves any block
+    # context assembly (flashls/context): how imports resolve to files (imports.py),
+    # parent nodes that belong to a definition's header (decorators, templates),
+    # preceding sibling nodes attached to a definition (Rust attributes), and
+    # whether a body's first string statement is its docstring
+    resolver: str = ""
+    wrapper_types: tuple[str, ...] = ()
+    attribute_types: tuple[str, ...] = ()
+    body_docstrings: bool = False
     extra: dict = field(default_factory=dict)
 
     @property
@@ -55,30 +63,38 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  extensions=(".py", ".pyi"), line_comment="#", block_openers=(":",),
                  indent_blocks=True, quotes=('"""', "'''", '"', "'"), block_comment=None,
                  continuation_keywords=("elif", "else", "except", "finally"),
-                 top_level_stops=("def ", "class ", "async def ", "@", "if __name__")),
+                 top_level_stops=("def ", "class ", "async def ", "@", "if __name__"),
+                 resolver="python", wrapper_types=("decorated_definition",),
+                 body_docstrings=True),
     LanguageSpec("javascript", "tree_sitter_javascript",
                  language_ids=("javascript", "javascriptreact"),
                  extensions=(".js", ".mjs", ".cjs", ".jsx"), quotes=('"', "'", "`"),
-                 top_level_stops=("function ", "class ", "export ", "import ")),
+                 top_level_stops=("function ", "class ", "export ", "import "), resolver="js"),
     LanguageSpec("typescript", "tree_sitter_typescript", "language_typescript",
                  language_ids=("typescript",), extensions=(".ts", ".mts", ".cts"),
                  quotes=('"', "'", "`"),
-                 top_level_stops=("function ", "class ", "export ", "import ", "interface ")),
+                 top_level_stops=("function ", "class ", "export ", "import ", "interface "),
+                 resolver="js"),
     LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx",
                  language_ids=("typescriptreact",), extensions=(".tsx",),
                  quotes=('"', "'", "`"),
-                 top_level_stops=("function ", "class ", "export ", "import ", "interface ")),
+                 top_level_stops=("function ", "class ", "export ", "import ", "interface "),
+                 resolver="js"),
     LanguageSpec("go", "tree_sitter_go", language_ids=("go",), extensions=(".go",),
-                 quotes=('"', "'", "`"), top_level_stops=("func ", "type ", "import ")),
+                 quotes=('"', "'", "`"), top_level_stops=("func ", "type ", "import "),
+                 resolver="go"),
     LanguageSpec("rust", "tree_sitter_rust", language_ids=("rust",), extensions=(".rs",),
                  quotes=('"',),  # ' is also a lifetime
-                 top_level_stops=("fn ", "pub ", "impl ", "struct ", "enum ", "mod ", "use ")),
-    LanguageSpec("java", "tree_sitter_java", language_ids=("java",), extensions=(".java",)),
+                 top_level_stops=("fn ", "pub ", "impl ", "struct ", "enum ", "mod ", "use "),
+                 resolver="rust", attribute_types=("attribute_item",)),
+    LanguageSpec("java", "tree_sitter_java", language_ids=("java",), extensions=(".java",),
+                 resolver="java"),
     LanguageSpec("c", "tree_sitter_c", language_ids=("c",), extensions=(".c", ".h"),
-                 top_level_stops=("#include", "#define")),
+                 top_level_stops=("#include", "#define"), resolver="c"),
     LanguageSpec("cpp", "tree_sitter_cpp", language_ids=("cpp", "cuda-cpp"),
                  extensions=(".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp"),
-                 top_level_stops=("#include", "#define", "namespace ", "template")),
+                 top_level_stops=("#include", "#define", "namespace ", "template"),
+                 resolver="c", wrapper_types=("template_declaration",)),
 )
 
 _BY_ID = {lid: spec for spec in LANGUAGES for lid in spec.language_ids}
