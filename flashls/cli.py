@@ -1,0 +1,71 @@
+"""Command line: `flashls` speaks LSP on stdio; subcommands are tools for humans.
+
+Stable interface: `flashls [--stdio]`, `flashls --tcp --port N`, `flashls --version`,
+and the subcommands registered in SUBCOMMANDS (each adds itself; none is removed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+from . import __version__
+
+# name -> (help, add_arguments, run); filled by the modules that own each command
+SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
+                             Callable[[argparse.Namespace], int]]] = {}
+
+
+def subcommand(name: str, help_text: str, add_arguments: Callable[[argparse.ArgumentParser], None]):
+    def register(run: Callable[[argparse.Namespace], int]):
+        SUBCOMMANDS[name] = (help_text, add_arguments, run)
+        return run
+    return register
+
+
+def _load_subcommands() -> None:
+    """Import the modules that register subcommands (kept lazy for a fast LSP start)."""
+    import importlib
+    for module in ("flashls.tools.context_cli", "flashls.tools.stats_cli",
+                   "flashls.tools.doctor", "flashls.tools.evaluate"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flashls", description="AI inline completions and code actions over LSP "
+        "(DeepSeek Flash). With no subcommand, speaks LSP on stdio.")
+    parser.add_argument("--version", action="version", version=f"flashls {__version__}")
+    parser.add_argument("--stdio", action="store_true", help="speak LSP on stdio (default)")
+    parser.add_argument("--tcp", action="store_true", help="speak LSP over TCP on 127.0.0.1")
+    parser.add_argument("--host", default="127.0.0.1", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=2087, help="TCP port (with --tcp)")
+    subs = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, add_arguments, _run) in sorted(SUBCOMMANDS.items()):
+        sub = subs.add_parser(name, help=help_text, description=help_text)
+        add_arguments(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and not {"--stdio", "--tcp"} & set(argv):
+        _load_subcommands()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command:
+        return SUBCOMMANDS[args.command][2](args)
+    from .lsp.server import create_server
+    server = create_server()
+    if args.tcp:
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            parser.error("--tcp listens on loopback only")
+        server.start_tcp(args.host, args.port)
+    else:
+        server.start_io()
+    return 0

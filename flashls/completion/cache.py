@@ -1,0 +1,93 @@
+"""Typed-through cache: suggestions served from memory while the user types along them.
+
+When a suggestion S is produced for text-before-cursor B and text-after-cursor A, we
+also write forwarding entries for B + S[:i] → S[i:] (Tabby's idea), so each character
+the user types along a suggestion is answered from memory; deleting back to B finds
+the original entry. Keys hash exactly what determines the answer, so an entry can never
+be served once the text around the cursor differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass
+
+from cachetools import TTLCache
+
+MAX_FORWARD_CHARS = 64  # forwarding entries per suggestion, at most
+
+
+def text_key(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True)
+class CacheKey:
+    before: str  # hash of the document text before the cursor
+    after: str  # hash of the text after the cursor
+    scope: str  # uri + settings/model fingerprint + context epoch
+
+
+@dataclass(frozen=True)
+class CachedSuggestion:
+    text: str  # what remains to be inserted at the cursor
+    replace_suffix: int  # characters after the cursor the suggestion replaces
+    model: str
+    origin_id: str  # the suggestion this entry came from (for acceptance tracking)
+
+
+def _entry_size(key: CacheKey, value: CachedSuggestion) -> int:
+    return 200 + sys.getsizeof(value.text)
+
+
+class SuggestionCache:
+    """LRU+TTL bounded by entry count and by approximate memory."""
+
+    def __init__(self, max_entries: int = 2048, ttl_s: float = 600.0,
+                 max_bytes: int = 4 * 1024 * 1024):
+        self._entries: TTLCache[CacheKey, CachedSuggestion] = TTLCache(max_entries, ttl_s)
+        self.max_bytes = max_bytes
+        self._bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def approx_bytes(self) -> int:
+        return sum(_entry_size(k, v) for k, v in self._entries.items())
+
+    def get(self, key: CacheKey) -> CachedSuggestion | None:
+        found = self._entries.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put_suggestion(self, before: str, after: str, scope: str, value: CachedSuggestion,
+                       line_break: str = "\n") -> None:
+        """Store `value` at `before` plus forwarding entries for typing along it."""
+        after_key = text_key(after)
+        text = value.text
+        limit = min(len(text), MAX_FORWARD_CHARS)
+        running = before
+        for i in range(limit + 1):
+            remaining = text[i:]
+            if i and not remaining.strip():
+                break  # fully typed: nothing left to suggest
+            key = CacheKey(text_key(running), after_key, scope)
+            self._entries[key] = CachedSuggestion(remaining, value.replace_suffix,
+                                                  value.model, value.origin_id)
+            if i < len(text):
+                running += text[i]
+        self._shrink()
+
+    def _shrink(self) -> None:
+        while self._entries and self.approx_bytes > self.max_bytes:
+            self._entries.popitem()
+
+    def clear(self) -> None:
+        self._entries.clear()

@@ -1,0 +1,376 @@
+"""The completion pipeline: cache → in-flight reuse → debounce → context → model → clean.
+
+It knows nothing of LSP (positions arrive as string offsets into a ParsedDocument)
+and nothing of DeepSeek's wire format (it speaks `CompletionModel`). Every step that
+can avoid an upstream request comes before the ones that cannot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Protocol
+
+from ..context.syntax import ParsedDocument
+from ..model.gate import UpstreamGate
+from ..model.types import CompletionModel, ModelError, ModelResult
+from ..settings import Settings
+from .cache import CachedSuggestion, CacheKey, SuggestionCache, text_key
+from .debounce import Debouncer
+from .prompt import ContextLike, PromptInputs, build_request
+
+log = logging.getLogger(__name__)
+
+
+# -- pluggable steps (context engine, shape decision, post-processing) -------------
+@dataclass(frozen=True)
+class Shape:
+    multiline: bool
+    stop: tuple[str, ...]
+    max_tokens: int
+
+
+@dataclass(frozen=True)
+class Cleaned:
+    text: str
+    replace_end: int
+
+
+ContextProvider = Callable[[ParsedDocument, int, int], ContextLike]
+Shaper = Callable[[ParsedDocument, int, str, int], Shape]
+Cleaner = Callable[[str, ParsedDocument, int, Shape], "Cleaned | None"]
+
+
+@dataclass(frozen=True)
+class _Window:
+    parts: tuple = ()
+    prefix: str = ""
+    suffix: str = ""
+
+
+def window_only_context(pdoc: ParsedDocument, offset: int, budget_tokens: int) -> ContextLike:
+    """Fallback context: characters around the cursor (about 3.5 per token)."""
+    chars = int(budget_tokens * 3.5)
+    text = pdoc.doc.text
+    before = max(0, offset - int(chars * 0.75))
+    before = text.find("\n", before) + 1 if before > 0 else 0
+    after = min(len(text), offset + chars // 4)
+    return _Window((), text[before:offset], text[offset:after])
+
+
+def plain_shape(pdoc: ParsedDocument, offset: int, setting: str, max_tokens: int) -> Shape:
+    multiline = setting == "always"
+    return Shape(multiline, () if multiline else ("\n",), max_tokens)
+
+
+def plain_clean(raw: str, pdoc: ParsedDocument, offset: int, shape: Shape) -> Cleaned | None:
+    text = raw if shape.multiline else raw.split("\n", 1)[0]
+    return Cleaned(text, offset) if text.strip() else None
+
+
+# -- results ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Suggestion:
+    id: str
+    text: str  # inserted at the cursor...
+    start: int  # ...replacing document offsets start..end (start == cursor)
+    end: int
+    model: str
+    source: str  # "model" | "cache" | "inflight"
+
+
+@dataclass
+class Outcome:
+    suggestions: list[Suggestion]
+    source: str  # "model" | "cache" | "inflight" | "none"
+    reason: str = ""  # why nothing, when nothing
+
+
+class EngineEvents(Protocol):
+    """Hooks for the usage ledger and editor status (all optional to implement)."""
+
+    def request_started(self, kind: str, model: str) -> None: ...
+    def request_finished(self, kind: str, result: ModelResult | None,
+                         error: ModelError | None, outcome: str) -> None: ...
+    def suggestion_shown(self, suggestion: Suggestion) -> None: ...
+
+
+class NoEvents:
+    def request_started(self, kind: str, model: str) -> None:
+        pass
+
+    def request_finished(self, kind, result, error, outcome) -> None:
+        pass
+
+    def suggestion_shown(self, suggestion: Suggestion) -> None:
+        pass
+
+
+@dataclass
+class _Generation:
+    """One upstream request, possibly awaited by several editor requests."""
+
+    uri: str
+    before: str
+    after: str
+    task: asyncio.Task | None = None
+    partial: str = ""
+    waiters: int = 0
+
+    def can_serve(self, before: str, after: str) -> bool:
+        if self.task is None or self.task.done() or after != self.after:
+            return False
+        if not before.startswith(self.before):
+            return False
+        typed = before[len(self.before):]
+        return self.partial.startswith(typed) or typed.startswith(self.partial)
+
+
+@dataclass
+class _Job:
+    task: asyncio.Task | None
+    superseded: bool = False
+
+
+@dataclass
+class EngineStats:
+    requests: int = 0  # editor requests
+    upstream: int = 0  # model requests started
+    cache_served: int = 0
+    inflight_served: int = 0
+    shown: int = 0
+    cancelled: int = 0
+    errors: int = 0
+    cache_hit_tokens: int = 0
+    prompt_tokens: int = 0
+
+
+class CompletionEngine:
+    def __init__(self, model: CompletionModel, *, settings: Callable[[], Settings],
+                 documents: Mapping[str, ParsedDocument],
+                 context: ContextProvider = window_only_context,
+                 shaper: Shaper = plain_shape, cleaner: Cleaner = plain_clean,
+                 path_of: Callable[[str], str] = lambda uri: uri,
+                 events: EngineEvents | None = None, gate: UpstreamGate | None = None,
+                 debouncer: Debouncer | None = None, cache: SuggestionCache | None = None):
+        self.model = model
+        self.settings = settings
+        self.documents = documents
+        self.context = context
+        self.shaper = shaper
+        self.cleaner = cleaner
+        self.path_of = path_of
+        self.events: EngineEvents = events or NoEvents()
+        self.gate = gate or UpstreamGate()
+        self.debouncer = debouncer or Debouncer()
+        self.cache = cache or SuggestionCache()
+        self.stats = EngineStats()
+        self.context_epoch = 0  # bumped when anything outside the edited file changes
+        self._jobs: dict[str, _Job] = {}
+        self._generations: dict[str, list[_Generation]] = {}
+        self._ids = itertools.count(1)
+
+    # -- notifications from the editor ---------------------------------------------
+    def note_edit(self, uri: str) -> None:
+        self.debouncer.note_keystroke(uri)
+
+    def note_context_change(self) -> None:
+        self.context_epoch += 1
+
+    def forget(self, uri: str) -> None:
+        self.debouncer.forget(uri)
+        job = self._jobs.pop(uri, None)
+        if job and job.task:
+            job.superseded = True
+            job.task.cancel()
+
+    # -- the request ---------------------------------------------------------------
+    def _scope(self, uri: str, settings: Settings, shape_key: str) -> str:
+        c = settings.completion
+        return (f"{uri}|{settings.model}|{c.endpoint}|{c.max_tokens}|{c.context_tokens}|"
+                f"{shape_key}|{self.context_epoch}")
+
+    async def complete(self, uri: str, offset: int, *, invoked: bool = False) -> Outcome:
+        """Suggestions at `offset`; never raises for upstream trouble, never blocks
+        past `completion.timeoutMs`."""
+        self.stats.requests += 1
+        settings = self.settings()
+        pdoc = self.documents.get(uri)
+        if pdoc is None:
+            return Outcome([], "none", "document is not open")
+        if not settings.completion.enable:
+            return Outcome([], "none", "completions are disabled")
+        text = pdoc.doc.text
+        offset = max(0, min(offset, len(text)))
+        before, after = text[:offset], text[offset:]
+        scope = self._scope(uri, settings, settings.completion.multiline)
+        key = CacheKey(text_key(before), text_key(after), scope)
+        cached = self.cache.get(key)
+        if cached is not None:
+            self.stats.cache_served += 1
+            return Outcome([self._from_cache(cached, offset, "cache")], "cache")
+
+        me = _Job(asyncio.current_task())
+        previous = self._jobs.get(uri)
+        generation = self._attachable(uri, before, after)
+        if generation:
+            generation.waiters += 1  # before cancelling the old job, which may own it
+        if previous is not None and previous.task is not me.task:
+            previous.superseded = True
+            if previous.task:
+                previous.task.cancel()
+        self._jobs[uri] = me
+        timeout_s = settings.completion.timeout_ms / 1000.0
+        try:
+            return await asyncio.wait_for(
+                self._work(uri, pdoc, offset, before, after, key, generation, settings,
+                           invoked), timeout_s)
+        except asyncio.TimeoutError:
+            return Outcome([], "none", "timed out")
+        except asyncio.CancelledError:
+            if me.superseded:
+                self.stats.cancelled += 1
+                return Outcome([], "none", "superseded by a newer request")
+            raise
+        finally:
+            if generation:
+                self._release(generation)
+            if self._jobs.get(uri) is me:
+                del self._jobs[uri]
+
+    def _attachable(self, uri: str, before: str, after: str) -> _Generation | None:
+        for gen in self._generations.get(uri, []):
+            if gen.can_serve(before, after):
+                return gen
+        return None
+
+    def _release(self, gen: _Generation) -> None:
+        gen.waiters -= 1
+        if gen.waiters <= 0 and gen.task and not gen.task.done():
+            gen.task.cancel()  # nobody wants it any more: close the stream
+
+    def _from_cache(self, cached: CachedSuggestion, offset: int, source: str) -> Suggestion:
+        return Suggestion(cached.origin_id, cached.text, offset,
+                          offset + cached.replace_suffix, cached.model, source)
+
+    async def _work(self, uri: str, pdoc: ParsedDocument, offset: int, before: str,
+                    after: str, key: CacheKey, generation: _Generation | None,
+                    settings: Settings, invoked: bool) -> Outcome:
+        if generation is not None:
+            try:
+                await asyncio.shield(generation.task)
+            except ModelError:
+                return Outcome([], "none", "upstream error")
+            cached = self.cache.get(key)
+            if cached is not None:
+                self.stats.inflight_served += 1
+                return Outcome([self._from_cache(cached, offset, "inflight")], "inflight")
+            # the stream went elsewhere than the user typed: fall through to a new one
+        closed = self.gate.closed_reason()
+        if closed:
+            return Outcome([], "none", closed)
+        line_start = before.rfind("\n") + 1
+        line_end = after.find("\n")
+        delay_ms = 0.0 if invoked else self.debouncer.delay_ms(
+            before[line_start:], after[: line_end if line_end >= 0 else len(after)],
+            settings.completion.debounce_ms)
+        if delay_ms > 0:
+            await asyncio.sleep(delay_ms / 1000.0)
+        snapshot = pdoc.snapshot()
+        ctx, shape, request = self._build(snapshot, offset, settings)
+        gen = _Generation(uri, before, after, waiters=1)
+        gen.task = asyncio.ensure_future(
+            self._produce(gen, request, settings, snapshot, offset, shape, key))
+        self._generations.setdefault(uri, []).append(gen)
+        try:
+            suggestion = await asyncio.shield(gen.task)
+        except ModelError:
+            return Outcome([], "none", "upstream error")
+        finally:
+            self._release(gen)
+        if suggestion is None:
+            return Outcome([], "none", "the model's answer was empty after cleaning")
+        return Outcome([suggestion], "model")
+
+    def _build(self, snapshot: ParsedDocument, offset: int, settings: Settings):
+        shape = self.shaper(snapshot, offset, settings.completion.multiline,
+                            settings.completion.max_tokens)
+        ctx = self.context(snapshot, offset, settings.completion.context_tokens)
+        spec = snapshot.spec
+        inputs = PromptInputs(self.path_of(snapshot.doc.uri), snapshot.doc.language_id,
+                              spec.line_comment if spec else "")
+        request = build_request(settings.completion.endpoint, ctx, inputs,
+                                model=settings.model, max_tokens=shape.max_tokens,
+                                stop=shape.stop)
+        return ctx, shape, request
+
+    def preview(self, uri: str, offset: int) -> dict:
+        """Exactly what would be sent for a completion at `offset` (no request made)."""
+        pdoc = self.documents[uri]
+        settings = self.settings()
+        ctx, shape, request = self._build(pdoc.snapshot(), offset, settings)
+        out = {"endpoint": settings.completion.endpoint, "model": request.model,
+               "maxTokens": request.max_tokens, "stop": list(request.stop),
+               "multiline": shape.multiline,
+               "tiers": [{"tier": p.tier, "source": p.source,
+                          "tokens": getattr(p, "tokens", None)} for p in ctx.parts]}
+        if hasattr(request, "prompt"):
+            out.update(prompt=request.prompt, suffix=request.suffix)
+        else:
+            out["messages"] = [{"role": m.role, "content": m.content} for m in request.messages]
+        render = getattr(self, "render_breakdown", None)
+        out["breakdown"] = render(ctx) if render else "\n".join(
+            f"{t['tier']}: {t['source']}" for t in out["tiers"]) or "cursor window only"
+        return out
+
+    async def _produce(self, gen: _Generation, request, settings: Settings,
+                       snapshot: ParsedDocument, offset: int, shape: Shape,
+                       key: CacheKey) -> Suggestion | None:
+        """Generate, clean and cache; runs to the end even if the job that started it
+        was superseded, as long as another request waits for it."""
+        result = await self._generate(gen, request, settings)
+        cleaned = self.cleaner(result.text, snapshot, offset, shape)
+        if cleaned is None:
+            return None
+        suggestion = Suggestion(f"s{next(self._ids)}", cleaned.text, offset,
+                                cleaned.replace_end, result.model, "model")
+        self.cache.put_suggestion(gen.before, gen.after, key.scope, CachedSuggestion(
+            cleaned.text, cleaned.replace_end - offset, result.model, suggestion.id))
+        self.stats.shown += 1
+        self.events.suggestion_shown(suggestion)
+        return suggestion
+
+    async def _generate(self, gen: _Generation, request, settings: Settings) -> ModelResult:
+        """The upstream call; owns its own task so in-flight reuse can share it."""
+        self.stats.upstream += 1
+        kind = "completion"
+        self.events.request_started(kind, request.model)
+
+        def on_text(text: str) -> None:
+            gen.partial = text
+
+        try:
+            result = await self.model.generate(
+                request, timeout_s=settings.completion.timeout_ms / 1000.0, on_text=on_text)
+        except asyncio.CancelledError:
+            self.events.request_finished(kind, None, None, "cancelled")
+            raise
+        except ModelError as err:
+            self.stats.errors += 1
+            self.gate.record_failure(err)
+            self.events.request_finished(kind, None, err, "error")
+            raise
+        finally:
+            self._generations[gen.uri].remove(gen)
+            if not self._generations[gen.uri]:
+                del self._generations[gen.uri]
+        self.gate.record_success()
+        self.debouncer.note_latency(result.total_s)
+        self.stats.prompt_tokens += result.usage.prompt_tokens
+        self.stats.cache_hit_tokens += result.usage.cache_hit_tokens
+        gen.partial = result.text
+        self.events.request_finished(kind, result, None, "shown")
+        return result

@@ -1,0 +1,104 @@
+"""Redact secret-shaped text before anything leaves the machine.
+
+Applied to every piece of context (window, outline, neighbors, recent). The patterns
+are deliberately greedy about what counts as a secret: a redacted non-secret costs a
+worse suggestion, a leaked key costs the user. Redaction keeps line structure (a
+private key block becomes one marker line) so whole-line trimming still works.
+"""
+
+from __future__ import annotations
+
+import re
+
+MARK = "<redacted>"
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?"
+    r"(?:-----END \1-----|\Z)", re.S)
+_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # OpenAI / DeepSeek / Anthropic style keys: sk-..., sk-proj-..., sk-ant-...
+    (re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), MARK),
+    # AWS access key ids.
+    (re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), MARK),
+    # GitHub, GitLab, Slack, Google, Stripe tokens.
+    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"), MARK),
+    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"), MARK),
+    (re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}\b"), MARK),
+    (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}\b"), MARK),
+    (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), MARK),
+    (re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b"), MARK),
+    # JWTs.
+    (re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), MARK),
+    # Credentials inside URLs: scheme://user:secret@host
+    (re.compile(r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"]*:)[^\s@/'\"]+(?=@)"),
+     r"\g<head>" + MARK),
+    # Secret-looking query parameters: ?token=..., &api_key=...
+    (re.compile(r"(?P<head>[?&](?:[A-Za-z0-9_\-]*(?:token|key|secret|password|passwd|pwd|"
+                r"signature|sig|auth|credential)[A-Za-z0-9_\-]*)=)[^&\s'\"#]+", re.I),
+     r"\g<head>" + MARK),
+    # AWS secret access keys assigned anywhere.
+    (re.compile(r"(?P<head>aws_secret_access_key\s*[=:]\s*['\"]?)[A-Za-z0-9/+=]{40}", re.I),
+     r"\g<head>" + MARK),
+)
+# KEY=value / KEY: value / "key": "value" for secret-looking key names.
+_SECRET_NAME = (r"[A-Za-z0-9_.\-]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_?KEY|"
+                r"ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|CLIENT_?SECRET|PWD|DSN|"
+                r"CONN(?:ECTION)?_?STRING)[A-Za-z0-9_.\-]*")
+_ASSIGNMENT = re.compile(
+    r"(?P<head>(?<![A-Za-z0-9_])(?:export\s+)?['\"]?" + _SECRET_NAME + r"['\"]?\s*(?:=|:(?!:))\s*)"
+    r"(?:(?P<q>['\"])(?P<quoted>[^'\"\n]{4,})(?P=q)|(?P<bare>[^'\"\s,;#}&<>()]{4,}))",
+    re.I)
+# .env / shell lines: `DB_PASSWORD=hunter2` (upper-case key, no spaces) are always secrets.
+_ENV_LINE = re.compile(
+    r"(?m)^(?P<head>[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|"
+    r"TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|PWD|DSN)[A-Z0-9_]*=)"
+    r"(?P<value>[^\s#].*)$")
+# The tail of a private key block whose BEGIN line is in another piece (cursor inside it).
+_KEY_TAIL = re.compile(r"\A[A-Za-z0-9+/=\s]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_NOT_A_VALUE = re.compile(
+    r"^(?:None|null|nil|undefined|true|false|os\.environ.*|process\.env.*|getenv.*|"
+    r"[A-Za-z_][A-Za-z0-9_.]*\(.*|self\.[A-Za-z_].*|this\.[A-Za-z_].*|<redacted>)$")
+_BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){2,}")
+
+
+def _redact_assignment(m: re.Match[str]) -> str:
+    quote = m.group("q")
+    if quote:
+        return m.group("head") + quote + MARK + quote
+    value = m.group("bare")
+    # Keep code that merely names or fetches a secret: `token = get_token()`,
+    # `password: str`, `API_KEY = os.environ[...]`.
+    if _NOT_A_VALUE.match(value) or _is_identifier_like(value):
+        return m.group(0)
+    return m.group("head") + MARK
+
+
+def _is_identifier_like(value: str) -> bool:
+    """Bare identifiers and type names (`str`, `Optional[str]`) are code, not secrets."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\[\]]*", value):
+        return False
+    if "." in value:  # attribute access: req.headers.authorization
+        return True
+    return not ((any(c.isdigit() for c in value) and len(value) >= 8) or len(value) >= 24)
+
+
+def redact(text: str) -> str:
+    """`text` with every secret-shaped substring replaced by `<redacted>`."""
+    if not text:
+        return text
+    text = _PRIVATE_KEY.sub(MARK, text)
+    text = _KEY_TAIL.sub(MARK, text)
+    text = _ENV_LINE.sub(lambda m: m.group("head") + MARK, text)
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(replacement, text)
+    return _ASSIGNMENT.sub(_redact_assignment, text)
+
+
+def collapse_blank_lines(text: str) -> str:
+    """Runs of two or more blank lines become one blank line."""
+    return _BLANK_RUN.sub("\n\n", text)
+
+
+def clean(text: str) -> str:
+    """What every piece of context goes through before it is sent."""
+    return collapse_blank_lines(redact(text))

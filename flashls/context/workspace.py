@@ -1,0 +1,222 @@
+"""The workspace boundary: which files may be read for context, and a cache of them.
+
+Every file that context assembly reads from disk or takes from an open buffer goes
+through `Workspace.allowed` / `Workspace.read`. The rules, all enforced here:
+
+* only files inside a workspace folder, after resolving symlinks and `..`;
+* never files matching `flashls.exclude` globs (checked on both the path as named
+  and its resolved target) or ignored by a `.gitignore` / `.git/info/exclude`;
+* never binary files (a NUL byte in the first 8 KB) or files over `max_bytes`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+from urllib.parse import unquote, urlparse
+
+import pathspec
+from cachetools import LRUCache
+
+MAX_FILE_BYTES = 1_000_000
+_SNIFF_BYTES = 8192
+
+
+def path_from_uri(uri: str) -> str:
+    """Filesystem path of a `file://` URI (other schemes and plain paths pass through)."""
+    if uri.startswith("file:"):
+        parsed = urlparse(uri)
+        path = unquote(parsed.path)
+        if parsed.netloc and parsed.netloc != "localhost":
+            path = f"//{parsed.netloc}{path}"
+        if os.name == "nt" and len(path) > 2 and path[0] == "/" and path[2] == ":":
+            path = path[1:]
+        return path
+    return uri
+
+
+@dataclass(frozen=True)
+class _Stamp:
+    mtime_ns: int
+    size: int
+
+
+class Workspace:
+    """Workspace folders plus exclude globs; the only door to files on disk."""
+
+    def __init__(self, roots: Sequence[str], exclude: Sequence[str] = (),
+                 *, max_bytes: int = MAX_FILE_BYTES, use_gitignore: bool = True):
+        self.roots: tuple[str, ...] = tuple(
+            os.path.realpath(os.path.expanduser(str(r))) for r in roots if str(r))
+        self.max_bytes = max_bytes
+        self.use_gitignore = use_gitignore
+        try:
+            self._exclude = pathspec.PathSpec.from_lines("gitwildmatch", list(exclude))
+        except Exception as err:  # a malformed glob: clear error, nothing changes
+            raise ValueError(f"invalid exclude glob: {err}") from err
+        self._lock = threading.RLock()
+        self._texts: LRUCache = LRUCache(maxsize=512)  # realpath -> (stamp, text | None)
+        self._ignores: LRUCache = LRUCache(maxsize=1024)  # dir -> (stamp, spec | None)
+        self.cache: LRUCache = LRUCache(maxsize=512)  # for parsed symbols (neighbors.py)
+        self.reads = 0  # files actually read from disk (tests, benchmark)
+
+    # -- boundary ----------------------------------------------------------
+    def root_of(self, path: str) -> str | None:
+        """The workspace folder containing `path` (resolved), or None."""
+        real = os.path.realpath(path)
+        best = None
+        for root in self.roots:
+            if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+                if best is None or len(root) > len(best):
+                    best = root
+        return best
+
+    def contains(self, path: str) -> bool:
+        """Whether `path`, after resolving symlinks and `..`, lies in a workspace folder."""
+        return self.root_of(path) is not None
+
+    def relative(self, path: str) -> str:
+        """Workspace-relative POSIX path (prefixed with the folder name when multi-root)."""
+        real = os.path.realpath(path)
+        root = self.root_of(real)
+        if root is None:
+            return Path(path).name
+        rel = Path(os.path.relpath(real, root)).as_posix()
+        if len(self.roots) > 1:
+            rel = f"{Path(root).name}/{rel}"
+        return rel
+
+    def excluded(self, path: str) -> bool:
+        """Whether `flashls.exclude` or git ignores `path` (as named or resolved)."""
+        real = os.path.realpath(path)
+        root = self.root_of(real)
+        if root is None:
+            return True
+        candidates = {Path(os.path.relpath(real, root)).as_posix()}
+        named = os.path.abspath(path)
+        named_root = next((r for r in self.roots if named.startswith(r.rstrip(os.sep) + os.sep)),
+                          None)
+        if named_root:
+            candidates.add(Path(os.path.relpath(named, named_root)).as_posix())
+        if any(self._exclude.match_file(rel) for rel in candidates):
+            return True
+        return self.use_gitignore and self._git_ignored(real, root)
+
+    def allowed(self, path: str) -> bool:
+        """Inside the workspace and not excluded (content checks happen in `read`)."""
+        return bool(path) and self.contains(path) and not self.excluded(path)
+
+    # -- reading -----------------------------------------------------------
+    def read(self, path: str) -> str | None:
+        """The text of `path`, or None when any rule forbids reading it."""
+        if not self.allowed(path):
+            return None
+        real = os.path.realpath(path)
+        try:
+            st = os.stat(real)
+        except OSError:
+            return None
+        if not os.path.isfile(real) or st.st_size > self.max_bytes:
+            return None
+        stamp = _Stamp(st.st_mtime_ns, st.st_size)
+        with self._lock:
+            hit = self._texts.get(real)
+            if hit is not None and hit[0] == stamp:
+                return hit[1]
+        text = self._read_text(real, st.st_size)
+        with self._lock:
+            self._texts[real] = (stamp, text)
+        return text
+
+    def stamp(self, path: str) -> tuple[int, int] | None:
+        """(mtime_ns, size) of a readable file, the key parsed caches are validated by."""
+        try:
+            st = os.stat(os.path.realpath(path))
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def _read_text(self, real: str, size: int) -> str | None:
+        try:
+            with open(real, "rb") as fh:
+                data = fh.read(self.max_bytes + 1)
+        except OSError:
+            return None
+        self.reads += 1
+        if len(data) > self.max_bytes or b"\0" in data[:_SNIFF_BYTES]:
+            return None
+        return data.decode("utf-8", errors="replace")
+
+    def list_dir(self, directory: str, extensions: Iterable[str]) -> list[str]:
+        """Allowed files in `directory` with one of `extensions`, sorted."""
+        exts = tuple(extensions)
+        if not self.contains(directory):
+            return []
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            return []
+        out = []
+        for name in names:
+            full = os.path.join(directory, name)
+            if name.endswith(exts) and os.path.isfile(full) and self.allowed(full):
+                out.append(full)
+        return out
+
+    # -- git ignores -------------------------------------------------------
+    def _git_ignored(self, real: str, root: str) -> bool:
+        """Apply every .gitignore from the root down to the file's folder, git-style:
+        the deepest file with a matching pattern decides."""
+        rel_dirs = Path(os.path.relpath(os.path.dirname(real), root)).parts
+        directory = root
+        verdict = False
+        chain = [root] + [os.path.join(root, *rel_dirs[:i + 1]) for i in range(len(rel_dirs))]
+        for directory in chain:
+            if directory != root and os.path.basename(directory) == ".git":
+                return True
+            spec = self._ignore_spec(directory, is_root=directory == root)
+            if spec is None:
+                continue
+            rel = Path(os.path.relpath(real, directory)).as_posix()
+            result = spec.check_file(rel)
+            if result.include is not None:
+                verdict = result.include
+        return verdict
+
+    def _ignore_spec(self, directory: str, *, is_root: bool) -> pathspec.GitIgnoreSpec | None:
+        files = [os.path.join(directory, ".gitignore")]
+        if is_root:
+            files.append(os.path.join(directory, ".git", "info", "exclude"))
+        stamps = []
+        for f in files:
+            try:
+                st = os.stat(f)
+                stamps.append((f, st.st_mtime_ns, st.st_size))
+            except OSError:
+                pass
+        key = tuple(stamps)
+        with self._lock:
+            hit = self._ignores.get(directory)
+            if hit is not None and hit[0] == key:
+                return hit[1]
+        spec = None
+        if stamps:
+            lines: list[str] = []
+            for f, _, size in stamps:
+                if size > self.max_bytes:
+                    continue
+                try:
+                    with open(f, encoding="utf-8", errors="replace") as fh:
+                        lines.extend(fh.read().splitlines())
+                except OSError:
+                    continue
+            try:
+                spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            except Exception:  # an unparsable .gitignore ignores nothing rather than crash
+                spec = None
+        with self._lock:
+            self._ignores[directory] = (key, spec)
+        return spec

@@ -1,0 +1,212 @@
+"""LSP wiring: translate protocol messages into pipeline calls, and nothing more.
+
+Documents are synced into our own store (`ParsedDocument`: exact text in the
+negotiated position encoding plus an incrementally edited tree-sitter tree), so the
+builtin pygls text-sync handlers are bypassed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from .. import __version__
+from ..completion.service import CompletionEngine, Suggestion
+from ..context.document import Document, PositionError
+from ..context.syntax import ParsedDocument
+from ..settings import SECTION, Settings, apply_settings
+from .session import Session
+
+log = logging.getLogger("flashls")
+
+MAX_DOCUMENT_CHARS = 5_000_000  # larger documents are tracked but never sent
+
+COMMANDS = ("flashls.showContext", "flashls.toggleCompletions", "flashls.accepted",
+            "flashls.showSettings")
+
+
+def _forward_to_user(method: str):
+    """A text-sync handler that skips pygls' own workspace and calls ours."""
+
+    @lsp_method(method)
+    def handler(self, params):
+        if (user_handler := self.fm.features.get(method)) is not None:
+            yield user_handler, (params,), None
+
+    return handler
+
+
+class FlashProtocol(LanguageServerProtocol):
+    lsp_text_document__did_open = _forward_to_user(lsp.TEXT_DOCUMENT_DID_OPEN)
+    lsp_text_document__did_change = _forward_to_user(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    lsp_text_document__did_close = _forward_to_user(lsp.TEXT_DOCUMENT_DID_CLOSE)
+
+
+class FlashServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("flashls", __version__, protocol_cls=FlashProtocol,
+                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.session = Session(self)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Unexpected errors are logged, never shown as popups on every keystroke."""
+        log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
+
+
+def _encoding(ls: FlashServer) -> str:
+    raw = ls.workspace.position_encoding
+    value = getattr(raw, "value", raw) or "utf-16"
+    return value if value in ("utf-8", "utf-16", "utf-32") else "utf-16"
+
+
+def _position(doc: Document, offset: int) -> lsp.Position:
+    line, character = doc.position_at(offset)
+    return lsp.Position(line=line, character=character)
+
+
+def _range(doc: Document, start: int, end: int) -> lsp.Range:
+    return lsp.Range(start=_position(doc, start), end=_position(doc, end))
+
+
+def create_server() -> FlashServer:
+    server = FlashServer()
+    session = server.session
+
+    # -- lifecycle --------------------------------------------------------------------
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: FlashServer, params: lsp.InitializeParams) -> None:
+        session.on_initialize(params)
+
+    @server.feature(lsp.INITIALIZED)
+    async def initialized(ls: FlashServer, params: lsp.InitializedParams) -> None:
+        await session.pull_settings()
+
+    @server.feature(lsp.SHUTDOWN)
+    async def shutdown(ls: FlashServer, params: Any) -> None:
+        await session.close()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: FlashServer,
+                                       params: lsp.DidChangeConfigurationParams) -> None:
+        settings = params.settings
+        if isinstance(settings, dict) and isinstance(settings.get(SECTION), dict):
+            session.update_settings(settings[SECTION], source="didChangeConfiguration")
+        else:  # VS Code style: "something changed, pull again"
+            await session.pull_settings()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_folders(ls: FlashServer,
+                           params: lsp.DidChangeWorkspaceFoldersParams) -> None:
+        session.change_folders(params.event.added, params.event.removed)
+
+    # -- documents ----------------------------------------------------------------------
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: FlashServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        doc = Document(item.uri, item.text, item.language_id, item.version, _encoding(ls))
+        session.open_document(ParsedDocument.open(doc, item.uri))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: FlashServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        pdoc = session.documents.get(uri)
+        if pdoc is None:
+            log.warning("didChange for a document that is not open: %s", uri)
+            return
+        version = params.text_document.version
+        if version is not None and pdoc.doc.version and version != pdoc.doc.version + 1:
+            log.info("version gap on %s: %s -> %s", uri, pdoc.doc.version, version)
+        for change in params.content_changes:
+            try:
+                if isinstance(change, lsp.TextDocumentContentChangePartial):
+                    rng = change.range
+                    pdoc.apply_change((rng.start.line, rng.start.character),
+                                      (rng.end.line, rng.end.character), change.text)
+                else:
+                    pdoc.replace_all(change.text)
+            except PositionError as err:
+                session.mark_unsynced(uri, f"invalid change range: {err}")
+                return
+        pdoc.doc.version = version if version is not None else pdoc.doc.version + 1
+        session.note_edit(uri, params.content_changes)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: FlashServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        session.engine.note_context_change()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: FlashServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        session.close_document(params.text_document.uri)
+
+    # -- completions ----------------------------------------------------------------------
+    @server.feature(lsp.TEXT_DOCUMENT_INLINE_COMPLETION, lsp.InlineCompletionOptions())
+    async def inline_completion(ls: FlashServer, params: lsp.InlineCompletionParams
+                                ) -> lsp.InlineCompletionList | None:
+        located = session.locate(params.text_document.uri, params.position)
+        if located is None:
+            return lsp.InlineCompletionList(items=[])
+        pdoc, offset = located
+        invoked = params.context.trigger_kind == lsp.InlineCompletionTriggerKind.Invoked
+        outcome = await session.engine.complete(pdoc.doc.uri, offset, invoked=invoked)
+        return lsp.InlineCompletionList(
+            items=[_inline_item(pdoc.doc, s) for s in outcome.suggestions])
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(resolve_provider=False))
+    async def completion(ls: FlashServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        empty = lsp.CompletionList(is_incomplete=True, items=[])
+        if session.client_has_inline_completion:
+            return empty  # that client shows our ghost text already
+        located = session.locate(params.text_document.uri, params.position)
+        if located is None:
+            return empty
+        pdoc, offset = located
+        invoked = (params.context is not None and params.context.trigger_kind
+                   == lsp.CompletionTriggerKind.Invoked)
+        outcome = await session.engine.complete(pdoc.doc.uri, offset, invoked=invoked)
+        return lsp.CompletionList(is_incomplete=True, items=[
+            _completion_item(pdoc.doc, s) for s in outcome.suggestions])
+
+    # -- commands ---------------------------------------------------------------------------
+    @server.command("flashls.accepted")
+    def accepted(ls: FlashServer, *args: Any) -> None:
+        session.note_accepted(str(args[0]) if args else "")
+
+    @server.command("flashls.toggleCompletions")
+    def toggle(ls: FlashServer, *args: Any) -> dict:
+        return {"enabled": session.toggle_completions()}
+
+    @server.command("flashls.showSettings")
+    def show_settings(ls: FlashServer, *args: Any) -> dict:
+        return session.settings_view()
+
+    @server.command("flashls.showContext")
+    def show_context(ls: FlashServer, *args: Any) -> dict:
+        return session.show_context(args[0] if args else None)
+
+    return server
+
+
+def _inline_item(doc: Document, s: Suggestion) -> lsp.InlineCompletionItem:
+    end = s.end if doc.position_at(s.end)[0] == doc.position_at(s.start)[0] else s.start
+    return lsp.InlineCompletionItem(
+        insert_text=s.text, range=_range(doc, s.start, end),
+        command=lsp.Command(title="flashls: accepted", command="flashls.accepted",
+                            arguments=[s.id]))
+
+
+def _completion_item(doc: Document, s: Suggestion) -> lsp.CompletionItem:
+    first = s.text.strip().splitlines()[0] if s.text.strip() else s.text
+    return lsp.CompletionItem(
+        label=first[:60] + ("…" if len(first) > 60 or "\n" in s.text.strip() else ""),
+        kind=lsp.CompletionItemKind.Snippet, detail=f"flashls ({s.model})",
+        documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, f"```\n{s.text}\n```"),
+        text_edit=lsp.TextEdit(range=_range(doc, s.start, s.end), new_text=s.text),
+        insert_text_format=lsp.InsertTextFormat.PlainText, sort_text="0",
+        command=lsp.Command(title="flashls: accepted",
+                                               command="flashls.accepted", arguments=[s.id]))

@@ -1,0 +1,266 @@
+"""Per-connection state: settings, open documents, the engines, and what the user is told.
+
+The server module stays a list of thin handlers; everything stateful they touch lives
+here, so it can be read (and tested) in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+from lsprotocol import types as lsp
+from pygls.uris import to_fs_path
+
+from ..completion.service import CompletionEngine, Suggestion
+from ..context.document import PositionError
+from ..context.syntax import ParsedDocument
+from ..model.deepseek import DeepSeekClient
+from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
+from ..settings import SECTION, Settings, apply_settings, to_editor_dict
+from .logs import configure_logging
+
+if TYPE_CHECKING:
+    from .server import FlashServer
+
+log = logging.getLogger("flashls")
+
+MAX_DOCUMENT_CHARS = 5_000_000
+CONFIG_PULL_TIMEOUT_S = 5.0
+
+
+class Messages:
+    """`window/showMessage`, at most once per distinct text until `forget()`."""
+
+    def __init__(self, server: "FlashServer"):
+        self.server = server
+        self.shown: set[str] = set()
+
+    def once(self, text: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+        if text in self.shown:
+            return
+        self.shown.add(text)
+        log.warning("%s", text)
+        try:
+            self.server.window_show_message(lsp.ShowMessageParams(type=kind, message=text))
+        except Exception as err:  # no client attached (tests, shutdown)
+            log.debug("could not show message: %s", err)
+
+    def forget(self) -> None:
+        self.shown.clear()
+
+
+class StatusEvents:
+    """Engine events → `flashls/status` notifications and user messages."""
+
+    def __init__(self, session: "Session"):
+        self.session = session
+        self.in_flight = 0
+        self.last_latency_ms: float | None = None
+        self.sinks: list[Any] = []  # e.g. the usage ledger: same methods as this class
+
+    def _notify(self, state: str, message: str = "") -> None:
+        params = {"state": state, "message": message}
+        if self.last_latency_ms is not None:
+            params["lastLatencyMs"] = round(self.last_latency_ms)
+        for sink in self.sinks:
+            cost = getattr(sink, "session_cost_usd", None)
+            if cost is not None:
+                params["sessionCostUsd"] = round(cost, 6)
+        try:
+            self.session.server.protocol.notify("flashls/status", params)
+        except Exception as err:
+            log.debug("status notification failed: %s", err)
+
+    def request_started(self, kind: str, model: str) -> None:
+        self.in_flight += 1
+        for sink in self.sinks:
+            sink.request_started(kind, model)
+        self._notify("thinking")
+
+    def request_finished(self, kind: str, result: ModelResult | None,
+                         error: ModelError | None, outcome: str) -> None:
+        self.in_flight = max(0, self.in_flight - 1)
+        for sink in self.sinks:
+            sink.request_finished(kind, result, error, outcome)
+        if result is not None:
+            self.last_latency_ms = result.total_s * 1000.0
+        if error is not None:
+            self.session.upstream_failed(error)
+            self._notify("error", str(error))
+        elif self.in_flight == 0:
+            self._notify("ready")
+
+    def suggestion_shown(self, suggestion: Suggestion) -> None:
+        for sink in self.sinks:
+            sink.suggestion_shown(suggestion)
+
+
+class Session:
+    def __init__(self, server: "FlashServer"):
+        self.server = server
+        self.settings = Settings()
+        self.documents: dict[str, ParsedDocument] = {}
+        self.unsynced: dict[str, str] = {}
+        self.roots: list[Path] = []
+        self.client_has_inline_completion = False
+        self.client_pulls_configuration = False
+        self.messages = Messages(server)
+        self.events = StatusEvents(self)
+        self.model = DeepSeekClient(self.settings.base_url, self.settings.effective_api_key())
+        self.engine = CompletionEngine(
+            self.model, settings=lambda: self.settings, documents=self.documents,
+            path_of=self.relative_path, events=self.events)
+        configure_logging(server, self.settings.log_level, self.settings.effective_api_key)
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def on_initialize(self, params: lsp.InitializeParams) -> None:
+        caps = params.capabilities
+        text_caps = caps.text_document
+        self.client_has_inline_completion = bool(
+            text_caps and getattr(text_caps, "inline_completion", None) is not None)
+        self.client_pulls_configuration = bool(caps.workspace and caps.workspace.configuration)
+        folders = [f.uri for f in (params.workspace_folders or [])]
+        if not folders and params.root_uri:
+            folders = [params.root_uri]
+        if not folders and params.root_path:
+            folders = [Path(params.root_path).as_uri()]
+        self.roots = [Path(p).resolve() for p in (to_fs_path(u) for u in folders) if p]
+        if params.initialization_options is not None:
+            raw = params.initialization_options
+            if isinstance(raw, dict) and isinstance(raw.get(SECTION), dict):
+                raw = raw[SECTION]
+            self.update_settings(raw, source="initializationOptions")
+
+    async def pull_settings(self) -> None:
+        if not self.client_pulls_configuration:
+            return
+        try:
+            result = await asyncio.wait_for(
+                self.server.workspace_configuration_async(lsp.ConfigurationParams(
+                    items=[lsp.ConfigurationItem(section=SECTION)])),
+                CONFIG_PULL_TIMEOUT_S)
+        except Exception as err:
+            log.warning("could not read settings from the editor: %s", err)
+            return
+        if result and isinstance(result[0], dict):
+            self.update_settings(result[0], source="workspace/configuration")
+
+    def update_settings(self, raw: Any, *, source: str) -> None:
+        previous = self.settings
+        settings, errors = apply_settings(previous, raw)
+        for err in errors:
+            self.messages.once(f"{err} (from {source}); keeping the previous value.")
+        self.settings = settings
+        key = settings.effective_api_key()
+        if (settings.base_url, key) != (previous.base_url, previous.effective_api_key()):
+            self.model.configure(settings.base_url, key)
+        if settings != previous:
+            self.engine.gate.reset()
+            self.engine.cache.clear()
+            self.messages.forget()
+            for err in errors:  # keep remembering what was already said
+                self.messages.shown.add(f"{err} (from {source}); keeping the previous value.")
+        configure_logging(self.server, settings.log_level, settings.effective_api_key)
+        log.info("settings updated from %s", source)
+
+    async def close(self) -> None:
+        for uri in list(self.documents):
+            self.engine.forget(uri)
+        await self.model.aclose()
+
+    def change_folders(self, added: Iterable[lsp.WorkspaceFolder],
+                       removed: Iterable[lsp.WorkspaceFolder]) -> None:
+        gone = {Path(to_fs_path(f.uri) or "").resolve() for f in removed}
+        self.roots = [r for r in self.roots if r not in gone]
+        self.roots += [Path(to_fs_path(f.uri) or "").resolve() for f in added]
+        self.engine.note_context_change()
+
+    # -- documents --------------------------------------------------------------------------
+    def open_document(self, pdoc: ParsedDocument) -> None:
+        uri = pdoc.doc.uri
+        self.documents[uri] = pdoc
+        self.unsynced.pop(uri, None)
+        self.engine.note_context_change()
+
+    def close_document(self, uri: str) -> None:
+        self.documents.pop(uri, None)
+        self.unsynced.pop(uri, None)
+        self.engine.forget(uri)
+        self.engine.note_context_change()
+
+    def mark_unsynced(self, uri: str, why: str) -> None:
+        """The client sent an edit we cannot apply: stop using this text until reopened."""
+        log.error("%s: %s; completions paused for this file until it is reopened", uri, why)
+        self.unsynced[uri] = why
+
+    def note_edit(self, uri: str, changes: Any) -> None:
+        self.engine.note_edit(uri)
+
+    def locate(self, uri: str, position: lsp.Position) -> tuple[ParsedDocument, int] | None:
+        """The document and string offset for a request, or None when we must not answer."""
+        pdoc = self.documents.get(uri)
+        if pdoc is None:
+            log.info("request for a document that is not open: %s", uri)
+            return None
+        if uri in self.unsynced:
+            return None
+        if len(pdoc.doc.text) > MAX_DOCUMENT_CHARS or "\x00" in pdoc.doc.text:
+            log.info("not completing in %s: too large or binary", uri)
+            return None
+        try:
+            return pdoc, pdoc.doc.offset_at(position.line, position.character)
+        except PositionError as err:
+            log.info("invalid position in %s: %s", uri, err)
+            return None
+
+    def relative_path(self, uri: str) -> str:
+        path = to_fs_path(uri) or uri
+        for root in self.roots:
+            try:
+                return Path(path).resolve().relative_to(root).as_posix()
+            except ValueError:
+                continue
+        return Path(path).name
+
+    # -- upstream trouble -------------------------------------------------------------------
+    def upstream_failed(self, error: ModelError) -> None:
+        if isinstance(error, (AuthError, BalanceError)):
+            self.messages.once(f"flashls: {error}. {error.user_action} Completions are paused "
+                               "until the settings change.", lsp.MessageType.Error)
+        elif isinstance(error, ConnectError):
+            self.messages.once(f"flashls: {error}. Check flashls.baseUrl and your network.")
+        elif error.user_action:
+            self.messages.once(f"flashls: {error}. {error.user_action}")
+        else:
+            log.info("upstream: %s", error)
+
+    # -- commands ---------------------------------------------------------------------------
+    def note_accepted(self, suggestion_id: str) -> None:
+        for sink in self.events.sinks:
+            accept = getattr(sink, "suggestion_accepted", None)
+            if accept:
+                accept(suggestion_id)
+
+    def toggle_completions(self) -> bool:
+        import dataclasses
+        completion = dataclasses.replace(self.settings.completion,
+                                         enable=not self.settings.completion.enable)
+        self.settings = dataclasses.replace(self.settings, completion=completion)
+        self.events._notify("ready" if completion.enable else "disabled")
+        return completion.enable
+
+    def settings_view(self) -> dict:
+        return to_editor_dict(self.settings)
+
+    def show_context(self, arg: Any) -> dict:
+        if not isinstance(arg, dict) or "uri" not in arg or "position" not in arg:
+            raise ValueError("flashls.showContext takes {uri, position: {line, character}}")
+        pos = arg["position"]
+        located = self.locate(arg["uri"], lsp.Position(int(pos["line"]), int(pos["character"])))
+        if located is None:
+            raise ValueError(f"no open, usable document at {arg['uri']}")
+        pdoc, offset = located
+        return self.engine.preview(pdoc.doc.uri, offset)

@@ -1,0 +1,58 @@
+"""Shared fixtures: the fake DeepSeek server and a real flashls process driven over LSP."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.fake_deepseek import FakeDeepSeek, Reply
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER_COMMAND = [sys.executable, "-m", "flashls"]
+
+
+@pytest.fixture
+def fake():
+    server = FakeDeepSeek(lambda req: Reply(text="fake_completion()")).start()
+    yield server
+    server.stop()
+
+
+def client_capabilities(encoding: str = "utf-16", *, inline: bool = True,
+                        pull_config: bool = True) -> lsp.ClientCapabilities:
+    return lsp.ClientCapabilities(
+        general=lsp.GeneralClientCapabilities(position_encodings=[encoding]),
+        workspace=lsp.WorkspaceClientCapabilities(configuration=pull_config,
+                                                  workspace_folders=True),
+        text_document=lsp.TextDocumentClientCapabilities(
+            synchronization=lsp.TextDocumentSyncClientCapabilities(),
+            inline_completion=lsp.InlineCompletionClientCapabilities() if inline else None,
+            completion=lsp.CompletionClientCapabilities()),
+        window=lsp.WindowClientCapabilities(work_done_progress=True))
+
+
+def base_settings(fake: FakeDeepSeek, **completion) -> dict:
+    return {"baseUrl": fake.url, "apiKey": "sk-test-key-1234",
+            "completion": {"debounceMs": 0, **completion}}
+
+
+async def start_session(client: LanguageClient, fake: FakeDeepSeek, tmp_path: Path,
+                        encoding: str = "utf-16", settings: dict | None = None,
+                        **kwargs) -> lsp.InitializeResult:
+    config = settings if settings is not None else base_settings(fake)
+    client.set_configuration(config, section="flashls")
+    return await client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities(encoding, **kwargs),
+        workspace_folders=[lsp.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
+        initialization_options=config))
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND))
+async def client(lsp_client: LanguageClient):
+    yield lsp_client
+    await lsp_client.shutdown_session()
