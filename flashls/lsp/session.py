@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
+from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
 from ..context.document import PositionError
 from ..context.syntax import ParsedDocument
@@ -110,9 +111,9 @@ class Session:
         self.messages = Messages(server)
         self.events = StatusEvents(self)
         self.model = DeepSeekClient(self.settings.base_url, self.settings.effective_api_key())
-        self.engine = CompletionEngine(
+        self.engine: CompletionEngine = build_engine(
             self.model, settings=lambda: self.settings, documents=self.documents,
-            path_of=self.relative_path, events=self.events)
+            roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
         configure_logging(server, self.settings.log_level, self.settings.effective_api_key)
 
     # -- lifecycle ----------------------------------------------------------------------
