@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import {
+  CLIENT_COMMANDS, explainParams, fence, formatContext, markdownOf, normalizeInstruction, rewriteParams,
+  SERVER_COMMANDS, serverSettings, showContextParams, showUsageParams, toggleTarget, validateInstruction,
+} from '../commands';
+import { escapeHtml, markdownPage } from '../html';
+
+const range = { start: { line: 1, character: 0 }, end: { line: 3, character: 4 } };
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+
+test('server command arguments have the shapes the server expects', () => {
+  assert.deepEqual(rewriteParams('file:///a.py', range, 'add types'),
+    { command: 'flashls.rewrite', arguments: [{ uri: 'file:///a.py', range, instruction: 'add types' }] });
+  assert.deepEqual(explainParams('file:///a.py', range),
+    { command: 'flashls.explain', arguments: [{ uri: 'file:///a.py', range }] });
+  assert.deepEqual(showContextParams('file:///a.py', { line: 2, character: 5 }),
+    { command: 'flashls.showContext', arguments: [{ uri: 'file:///a.py', position: { line: 2, character: 5 } }] });
+  assert.deepEqual(showUsageParams(), { command: 'flashls.showUsage', arguments: [] });
+});
+
+test('instructions are trimmed and empty ones are refused', () => {
+  assert.equal(normalizeInstruction('  add types \n'), 'add types');
+  assert.equal(normalizeInstruction('   '), undefined);
+  assert.equal(normalizeInstruction(undefined), undefined);
+  assert.equal(validateInstruction('x'), undefined);
+  assert.match(validateInstruction(' ') ?? '', /Describe/);
+});
+
+test('client command ids never collide with server command ids', () => {
+  // vscode-languageclient registers each server command as a VS Code command.
+  const server = new Set<string>(Object.values(SERVER_COMMANDS));
+  for (const id of Object.values(CLIENT_COMMANDS)) assert.ok(!server.has(id), id);
+});
+
+test('package.json contributes exactly the client commands', () => {
+  const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command).sort();
+  assert.deepEqual(contributed, Object.values(CLIENT_COMMANDS).sort());
+  for (const c of manifest.contributes.commands) assert.equal(c.category, 'flashls');
+});
+
+test('markdownOf reads the markdown field and explains its absence', () => {
+  assert.equal(markdownOf({ markdown: '# hi', costUsd: 0 }, 'explanation'), '# hi');
+  assert.match(markdownOf(null, 'explanation'), /no explanation/);
+  assert.match(markdownOf({ markdown: 3 }, 'usage report'), /no usage report/);
+});
+
+test('fences are longer than any backtick run in the content', () => {
+  assert.equal(fence('a', 'py'), '```py\na\n```');
+  assert.equal(fence('x ```` y\n'), '`````\nx ```` y\n`````');
+});
+
+test('context: a flat breakdown becomes a table, the prompt a code block', () => {
+  const doc = formatContext({ prompt: 'def f():\n    ```', breakdown: { prefix: 120, suffix: 30 } }, 'a.py:3:5');
+  assert.match(doc, /^# flashls context at a\.py:3:5/);
+  assert.match(doc, /\| prefix \| 120 \|/);
+  assert.match(doc, /````text\ndef f\(\):\n {4}```\n````/);
+});
+
+test('context: structured prompt and nested breakdown are shown as JSON; nothing is handled', () => {
+  const doc = formatContext({ prompt: [{ role: 'user', content: 'x' }], breakdown: { parts: [{ a: 1 }] } }, 'b.ts:1:1');
+  assert.match(doc, /```json\n\{\n {2}"parts"/);
+  assert.match(doc, /"role": "user"/);
+  assert.match(formatContext(undefined, 'c'), /no context/);
+});
+
+test('toggle writes at the level the effective value comes from', () => {
+  assert.equal(toggleTarget(undefined), 'global');
+  assert.equal(toggleTarget({ defaultValue: true, globalValue: false }), 'global');
+  assert.equal(toggleTarget({ defaultValue: true, workspaceValue: false }), 'workspace');
+  assert.equal(toggleTarget({ workspaceValue: true, workspaceFolderValue: false }), 'workspaceFolder');
+});
+
+test('server settings: a plain copy without client-only keys', () => {
+  const section = { serverPath: '/x', trace: { server: 'off' }, model: 'm', completion: { enable: false }, get: () => 1 };
+  const out = serverSettings(section);
+  assert.deepEqual(out, { model: 'm', completion: { enable: false } });
+  (out.completion as { enable: boolean }).enable = true;
+  assert.equal(section.completion.enable, false);
+  assert.deepEqual(serverSettings(null), {});
+  assert.deepEqual(serverSettings([1]), {});
+});
+
+test('the Markdown page escapes and runs no script', () => {
+  assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  const page = markdownPage('<p>hi</p>', 'vscode-resource:', 'T<i>');
+  assert.match(page, /default-src 'none'/);
+  assert.doesNotMatch(page, /script-src/);
+  assert.match(page, /<title>T&lt;i&gt;<\/title>/);
+  assert.match(page, /<p>hi<\/p>/);
+});
