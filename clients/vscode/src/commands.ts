@@ -5,6 +5,9 @@
 
 /** Commands the server implements (`workspace/executeCommand`). */
 export const SERVER_COMMANDS = {
+  accepted: 'flashls.accepted',
+  toggleCompletions: 'flashls.toggleCompletions',
+  showSettings: 'flashls.showSettings',
   rewrite: 'flashls.rewrite',
   explain: 'flashls.explain',
   showContext: 'flashls.showContext',
@@ -19,7 +22,7 @@ export const SERVER_COMMANDS = {
 export const CLIENT_COMMANDS = {
   rewriteSelection: 'flashls.rewriteSelection',
   explainSelection: 'flashls.explainSelection',
-  toggleCompletions: 'flashls.toggleCompletions',
+  toggleCompletions: 'flashls.toggleInlineCompletions',
   showContext: 'flashls.showContextAtCursor',
   showUsage: 'flashls.showUsageReport',
   restartServer: 'flashls.restartServer',
@@ -88,27 +91,49 @@ function isPrimitive(value: unknown): boolean {
 }
 
 function formatBreakdown(breakdown: unknown): string {
+  if (typeof breakdown === 'string') return fence(breakdown, 'text');
   if (breakdown && typeof breakdown === 'object' && !Array.isArray(breakdown)) {
     const entries = Object.entries(breakdown as Record<string, unknown>);
     if (entries.length > 0 && entries.every(([, v]) => isPrimitive(v))) {
-      const rows = entries.map(([k, v]) => `| ${k} | ${String(v)} |`);
-      return ['| part | value |', '| --- | --- |', ...rows].join('\n');
+      return table(entries);
     }
   }
   return fence(JSON.stringify(breakdown ?? null, null, 2), 'json');
 }
 
-/** Markdown document for `flashls.showContext`'s `{prompt, breakdown}`. */
+function table(entries: [string, unknown][]): string {
+  const rows = entries.map(([k, v]) => `| ${k} | ${String(v).replace(/\|/g, '\\|')} |`);
+  return ['| | |', '| --- | --- |', ...rows].join('\n');
+}
+
+function block(value: unknown): string {
+  return typeof value === 'string' ? fence(value, 'text') : fence(JSON.stringify(value ?? null, null, 2), 'json');
+}
+
+/**
+ * Markdown document for `flashls.showContext`: the request's scalar facts as a table,
+ * the token breakdown, then the exact prompt (FIM prompt + suffix, or chat messages).
+ */
 export function formatContext(result: unknown, where: string): string {
   const out = [`# flashls context at ${where}`, ''];
-  if (!result || typeof result !== 'object') {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) {
     out.push('*flashls returned no context.*');
     return out.join('\n') + '\n';
   }
-  const { prompt, breakdown } = result as { prompt?: unknown; breakdown?: unknown };
-  out.push('## Breakdown', '', formatBreakdown(breakdown), '', '## Prompt', '');
-  out.push(typeof prompt === 'string' ? fence(prompt, 'text') : fence(JSON.stringify(prompt ?? null, null, 2), 'json'));
-  return out.join('\n') + '\n';
+  const obj = result as Record<string, unknown>;
+  const shown = new Set(['prompt', 'suffix', 'messages', 'breakdown']);
+  const facts = Object.entries(obj).filter(([k, v]) => !shown.has(k) && isPrimitive(v));
+  if (facts.length) out.push(table(facts), '');
+  if ('breakdown' in obj) out.push('## Breakdown', '', formatBreakdown(obj.breakdown), '');
+  if ('prompt' in obj) out.push('## Prompt (before the cursor)', '', block(obj.prompt), '');
+  if ('suffix' in obj) out.push('## Suffix (after the cursor)', '', block(obj.suffix), '');
+  if (Array.isArray(obj.messages)) {
+    out.push('## Messages', '');
+    for (const message of obj.messages as { role?: unknown; content?: unknown }[]) {
+      out.push(`### ${String(message?.role ?? 'message')}`, '', block(message?.content), '');
+    }
+  }
+  return out.join('\n').trimEnd() + '\n';
 }
 
 /** Values of one setting at each level, as `WorkspaceConfiguration.inspect` returns them. */

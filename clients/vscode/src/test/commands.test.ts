@@ -52,18 +52,31 @@ test('fences are longer than any backtick run in the content', () => {
   assert.equal(fence('x ```` y\n'), '`````\nx ```` y\n`````');
 });
 
-test('context: a flat breakdown becomes a table, the prompt a code block', () => {
-  const doc = formatContext({ prompt: 'def f():\n    ```', breakdown: { prefix: 120, suffix: 30 } }, 'a.py:3:5');
+test('context: facts table, text breakdown, FIM prompt and suffix as code blocks', () => {
+  const doc = formatContext({
+    endpoint: 'fim', model: 'deepseek-flash', maxTokens: 64, tiers: [{ tier: 1 }],
+    prompt: 'def f():\n    ```', suffix: '\n', breakdown: 'cursor window: 120 tokens',
+  }, 'a.py:3:5');
   assert.match(doc, /^# flashls context at a\.py:3:5/);
-  assert.match(doc, /\| prefix \| 120 \|/);
-  assert.match(doc, /````text\ndef f\(\):\n {4}```\n````/);
+  assert.match(doc, /\| model \| deepseek-flash \|/);
+  assert.match(doc, /\| maxTokens \| 64 \|/);
+  assert.doesNotMatch(doc, /tiers/);
+  assert.match(doc, /## Breakdown\n\n```text\ncursor window: 120 tokens\n```/);
+  assert.match(doc, /## Prompt \(before the cursor\)\n\n````text\ndef f\(\):\n {4}```\n````/);
+  assert.match(doc, /## Suffix \(after the cursor\)/);
 });
 
-test('context: structured prompt and nested breakdown are shown as JSON; nothing is handled', () => {
-  const doc = formatContext({ prompt: [{ role: 'user', content: 'x' }], breakdown: { parts: [{ a: 1 }] } }, 'b.ts:1:1');
-  assert.match(doc, /```json\n\{\n {2}"parts"/);
-  assert.match(doc, /"role": "user"/);
+test('context: chat messages each get a section; a flat object breakdown is a table', () => {
+  const doc = formatContext({
+    messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'x' }],
+    breakdown: { prefix: 120, suffix: 30 },
+  }, 'b.ts:1:1');
+  assert.match(doc, /### system\n\n```text\nbe brief\n```/);
+  assert.match(doc, /### user/);
+  assert.match(doc, /\| prefix \| 120 \|/);
+  assert.match(formatContext({ breakdown: { parts: [{ a: 1 }] } }, 'c'), /```json\n\{\n {2}"parts"/);
   assert.match(formatContext(undefined, 'c'), /no context/);
+  assert.match(formatContext([1], 'c'), /no context/);
 });
 
 test('toggle writes at the level the effective value comes from', () => {
