@@ -1,0 +1,60 @@
+"""Document sync: positions in every encoding, line breaks, lenient and strict positions."""
+
+import pytest
+
+from flashls.context.document import Document, PositionError, units
+
+
+def doc(text: str, encoding: str = "utf-16") -> Document:
+    return Document("file:///t.py", text, "python", 1, encoding)
+
+
+@pytest.mark.parametrize("encoding,column", [("utf-16", 4), ("utf-8", 8), ("utf-32", 3)])
+def test_astral_and_cjk_characters_count_in_the_negotiated_encoding(encoding, column):
+    d = doc("a😀中b\n", encoding)  # 😀: 2 UTF-16 units, 4 bytes; 中: 1 unit, 3 bytes
+    assert d.offset_at(0, column) == 3  # just before "b"
+    assert d.position_at(3) == (0, column)
+
+
+def test_crlf_and_cr_split_lines_but_other_unicode_breaks_do_not():
+    d = doc("one\r\ntwo\rthree\u2028still three\x0cx\nfour")
+    assert d.line_count == 4
+    assert d.line_text(1) == "two"
+    assert d.line_text(2) == "three\u2028still three\x0cx"
+    assert d.offset_at(3, 0) == d.text.index("four")
+
+
+def test_positions_past_the_end_clamp_unless_strict():
+    d = doc("ab\ncd\n")
+    assert d.offset_at(0, 99) == 2
+    assert d.offset_at(99, 0) == len(d.text)
+    with pytest.raises(PositionError):
+        d.offset_at(0, 99, strict=True)
+    with pytest.raises(PositionError):
+        d.offset_at(-1, 0)
+
+
+def test_position_inside_a_surrogate_pair_snaps_to_the_character_start():
+    d = doc("x😀y")
+    assert d.offset_at(0, 2) == 1  # unit 2 is the low surrogate of 😀
+    with pytest.raises(PositionError):
+        d.offset_at(0, 2, strict=True)
+
+
+def test_apply_change_reports_tree_sitter_byte_edits():
+    d = doc("é = 1\nx = 2\n")
+    edit = d.apply_change((1, 0), (1, 1), "ü")
+    assert d.text == "é = 1\nü = 2\n"
+    assert (edit.start_byte, edit.old_end_byte, edit.new_end_byte) == (7, 8, 9)
+    assert edit.start_point == (1, 0) and edit.new_end_point == (1, 2)
+
+
+def test_change_with_end_before_start_is_rejected_and_changes_nothing():
+    d = doc("hello\n")
+    with pytest.raises(PositionError):
+        d.apply_change((0, 4), (0, 1), "x")
+    assert d.text == "hello\n"
+
+
+def test_units():
+    assert units("😀", "utf-16") == 2 and units("😀", "utf-8") == 4 and units("😀", "utf-32") == 1
