@@ -1,0 +1,162 @@
+"""Request economy, in process: typed-through cache, in-flight reuse, stale entries never served.
+
+The engine runs with the real DeepSeek adapter against the fake server on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+
+from flashls.completion.cache import CachedSuggestion, SuggestionCache
+from flashls.completion.service import CompletionEngine
+from flashls.context.document import Document
+from flashls.context.syntax import ParsedDocument
+from flashls.model.deepseek import DeepSeekClient
+from flashls.settings import Settings
+from tests.fake_deepseek import FakeDeepSeek, Reply
+
+URI = "file:///w/app.py"
+
+
+class Editor:
+    """A tiny editor: one document, typed into at the end of a line."""
+
+    def __init__(self, engine: CompletionEngine, docs: dict, text: str):
+        self.engine, self.docs = engine, docs
+        docs[URI] = ParsedDocument.open(Document(URI, text, "python", 1))
+        self.cursor = text.index("█")
+        self.pdoc.replace_all(text.replace("█", ""))
+
+    @property
+    def pdoc(self) -> ParsedDocument:
+        return self.docs[URI]
+
+    def type(self, chars: str) -> None:
+        for ch in chars:
+            line, col = self.pdoc.doc.position_at(self.cursor)
+            self.pdoc.apply_change((line, col), (line, col), ch)
+            self.engine.note_edit(URI)
+            self.cursor += 1
+
+    def backspace(self, count: int = 1) -> None:
+        for _ in range(count):
+            end = self.pdoc.doc.position_at(self.cursor)
+            start = self.pdoc.doc.position_at(self.cursor - 1)
+            self.pdoc.apply_change(start, end, "")
+            self.cursor -= 1
+
+    async def ask(self, invoked: bool = False):
+        return await self.engine.complete(URI, self.cursor, invoked=invoked)
+
+
+@pytest.fixture
+def fake():
+    with FakeDeepSeek(lambda req: Reply(text="total_price(items)")) as server:
+        yield server
+
+
+@pytest.fixture
+async def engine(fake):
+    client = DeepSeekClient(fake.url, "sk-test")
+    settings = dataclasses.replace(Settings(), completion=dataclasses.replace(
+        Settings().completion, debounce_ms=0))
+    docs: dict = {}
+    eng = CompletionEngine(client, settings=lambda: settings, documents=docs)
+    eng.docs = docs
+    yield eng
+    await client.aclose()
+
+
+async def test_typing_along_a_suggestion_makes_no_request(engine, fake):
+    ed = Editor(engine, engine.docs, "result = █\n")
+    first = await ed.ask()
+    assert first.suggestions[0].text == "total_price(items)"
+    for ch in "total_p":
+        ed.type(ch)
+        out = await ed.ask()
+        assert out.source == "cache"
+        assert out.suggestions[0].text == "total_price(items)"[ed.cursor - 9:]
+    assert len(fake.completion_requests()) == 1
+
+
+async def test_deleting_back_to_an_answered_position_is_served_from_memory(engine, fake):
+    ed = Editor(engine, engine.docs, "result = █\n")
+    await ed.ask()
+    ed.type("tox")  # diverges from the suggestion
+    await ed.ask()
+    assert len(fake.completion_requests()) == 2
+    ed.backspace(3)
+    out = await ed.ask()
+    assert out.source == "cache" and out.suggestions[0].text == "total_price(items)"
+    assert len(fake.completion_requests()) == 2
+
+
+async def test_cache_never_serves_when_text_after_the_cursor_changed(engine, fake):
+    ed = Editor(engine, engine.docs, "result = █\nnext_line()\n")
+    await ed.ask()
+    # change text after the cursor (another line) and come back to the same prefix
+    line = ed.pdoc.doc.line_count - 2
+    ed.pdoc.apply_change((line, 0), (line, 0), "# note\n")
+    out = await ed.ask()
+    assert out.source == "model"
+    assert len(fake.completion_requests()) == 2
+
+
+async def test_typing_what_is_being_streamed_waits_for_that_stream(engine, fake):
+    fake.responder = lambda req: Reply(text="total_price(items)", chunk_chars=2,
+                                       chunk_delay_s=0.05)
+    ed = Editor(engine, engine.docs, "result = █\n")
+    first = asyncio.ensure_future(ed.ask())
+    await asyncio.to_thread(fake.wait_for_requests, 1)
+    await asyncio.sleep(0.12)  # a few chunks have arrived
+    ed.type("to")
+    second = await ed.ask()
+    assert second.source == "inflight"
+    assert second.suggestions[0].text == "tal_price(items)"
+    assert (await first).suggestions == []  # superseded
+    assert len(fake.completion_requests()) == 1
+    assert fake.completion_requests()[0].completed
+
+
+async def test_diverging_from_the_stream_cancels_it(engine, fake):
+    fake.responder = lambda req: Reply(text="total_price(items)", chunk_chars=1,
+                                       chunk_delay_s=0.05)
+    ed = Editor(engine, engine.docs, "result = █\n")
+    first = asyncio.ensure_future(ed.ask())
+    await asyncio.to_thread(fake.wait_for_requests, 1)
+    await asyncio.sleep(0.1)
+    fake.responder = lambda req: Reply(text="1")
+    ed.type("z")
+    second = await ed.ask()
+    await first
+    assert second.source == "model" and second.suggestions[0].text == "1"
+    reqs = fake.completion_requests()
+    assert len(reqs) == 2
+    for _ in range(40):
+        if reqs[0].aborted:
+            break
+        await asyncio.sleep(0.05)
+    assert reqs[0].aborted
+
+
+def test_cache_is_bounded_in_entries_and_memory():
+    cache = SuggestionCache(max_entries=50, max_bytes=40_000)
+    for i in range(200):
+        cache.put_suggestion(f"prefix {i}", "", "scope",
+                             CachedSuggestion("x" * 300, 0, "m", str(i)))
+    assert len(cache) <= 50
+    assert cache.approx_bytes <= 40_000
+
+
+def test_forwarding_entries_cover_the_suggestion_and_stop_at_its_end():
+    cache = SuggestionCache()
+    cache.put_suggestion("a = ", "\n", "s", CachedSuggestion("foo()", 0, "m", "id"))
+    from flashls.completion.cache import CacheKey, text_key
+    get = lambda before: cache.get(CacheKey(text_key(before), text_key("\n"), "s"))
+    assert get("a = ").text == "foo()"
+    assert get("a = fo").text == "o()"
+    assert get("a = foo()") is None  # fully typed: nothing left to show
+    assert get("a = fox") is None
