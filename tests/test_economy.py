@@ -160,3 +160,21 @@ def test_forwarding_entries_cover_the_suggestion_and_stop_at_its_end():
     assert get("a = fo").text == "o()"
     assert get("a = foo()") is None  # fully typed: nothing left to show
     assert get("a = fox") is None
+
+
+async def test_speculation_prefetches_after_acceptance_only_when_enabled(engine, fake):
+    ed = Editor(engine, engine.docs, "result = █\n")
+    first = await ed.ask()
+    ed.type(first.suggestions[0].text)  # accept: the text is now in the document
+    assert engine.accepted(first.suggestions[0].id) is False  # off by default
+    assert len(fake.completion_requests()) == 1
+    settings = engine.settings()
+    on = dataclasses.replace(settings, completion=dataclasses.replace(
+        settings.completion, speculate=True))
+    engine.settings = lambda: on
+    fake.responder = lambda req: Reply(text=" + tax")
+    assert engine.accepted(first.suggestions[0].id) is True
+    await asyncio.gather(*engine._prefetches)
+    out = await ed.ask()
+    assert out.source == "cache" and out.suggestions[0].text == " + tax"
+    assert len(fake.completion_requests()) == 2

@@ -187,6 +187,15 @@ def _block(prev: tuple[str, ...], line_prefix: str, rest: str, nxt: tuple[str, .
     return Block(None, "", False, False, None, False)
 
 
+def _hint_style(lines: tuple[str, ...]) -> IndentStyle | None:
+    """With no indented code yet, the whitespace on blank lines (auto-indent) still tells."""
+    for line in reversed(lines):
+        ws = leading(line)
+        if ws:
+            return IndentStyle(tabs=True, width=4) if "\t" in ws else IndentStyle(False, len(ws))
+    return None
+
+
 def cursor_context(pdoc: ParsedDocument, offset: int) -> CursorContext:
     doc = pdoc.doc
     text = doc.text
@@ -207,7 +216,8 @@ def cursor_context(pdoc: ParsedDocument, offset: int) -> CursorContext:
         scanned = final_state(line_prefix, lex)
         if state is None or not scanned.in_code:
             state = ScanState(quote=scanned.quote, comment=scanned.comment)
-    style = detect_style(text[max(0, offset - 100_000):offset + 100_000])
+    style = (detect_style(text[max(0, offset - 100_000):offset + 100_000])
+             or _hint_style((*prev, line_prefix)))
     tab = style.width if style else 4
     block = _block(prev, line_prefix, rest, nxt, spec, lex, tab)
     return CursorContext(offset, _eol(text, offset), line_prefix, rest, prev, nxt, lex,

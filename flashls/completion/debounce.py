@@ -24,6 +24,8 @@ class Debouncer:
     clock: callable = field(default=time.monotonic)
     avg_gap_ms: float = 140.0  # a fast typist's gap until we learn better
     avg_latency_ms: float = 400.0
+    min_ms: float = MIN_MS
+    max_ms: float = MAX_MS
     _last_key: dict[str, float] = field(default_factory=dict)
 
     def note_keystroke(self, uri: str) -> None:
@@ -53,4 +55,4 @@ class Debouncer:
             delay *= PAUSE_POINT_FACTOR
         if self.avg_latency_ms > 1500:
             delay *= 0.75
-        return max(MIN_MS, min(MAX_MS, delay))
+        return max(self.min_ms, min(self.max_ms, delay))

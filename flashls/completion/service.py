@@ -155,7 +155,8 @@ class CompletionEngine:
                  shaper: Shaper = plain_shape, cleaner: Cleaner = plain_clean,
                  path_of: Callable[[str], str] = lambda uri: uri,
                  events: EngineEvents | None = None, gate: UpstreamGate | None = None,
-                 debouncer: Debouncer | None = None, cache: SuggestionCache | None = None):
+                 debouncer: Debouncer | None = None, cache: SuggestionCache | None = None,
+                 reuse_inflight: bool = True):
         self.model = model
         self.settings = settings
         self.documents = documents
@@ -168,10 +169,13 @@ class CompletionEngine:
         self.debouncer = debouncer or Debouncer()
         self.cache = cache or SuggestionCache()
         self.stats = EngineStats()
+        self.reuse_inflight = reuse_inflight
         self.context_epoch = 0  # bumped when anything outside the edited file changes
         self._jobs: dict[str, _Job] = {}
         self._generations: dict[str, list[_Generation]] = {}
         self._ids = itertools.count(1)
+        self._recent: dict[str, tuple[str, int, str]] = {}  # id -> (uri, start, text)
+        self._prefetches: set[asyncio.Task] = set()
 
     # -- notifications from the editor ---------------------------------------------
     def note_edit(self, uri: str) -> None:
@@ -186,6 +190,25 @@ class CompletionEngine:
         if job and job.task:
             job.superseded = True
             job.task.cancel()
+
+    def accepted(self, suggestion_id: str) -> bool:
+        """The user accepted a suggestion; with `completion.speculate`, prefetch the next.
+
+        Returns whether a prefetch was started. The prefetch is an ordinary request at
+        the position after the inserted text: its answer lands in the cache, and an
+        editor request arriving meanwhile attaches to its stream.
+        """
+        found = self._recent.get(suggestion_id)
+        if not found or not self.settings().completion.speculate:
+            return False
+        uri, start, text = found
+        pdoc = self.documents.get(uri)
+        if pdoc is None or pdoc.doc.text[start:start + len(text)] != text:
+            return False  # the document moved on: nothing sensible to prefetch
+        task = asyncio.ensure_future(self.complete(uri, start + len(text), invoked=True))
+        self._prefetches.add(task)
+        task.add_done_callback(self._prefetches.discard)
+        return True
 
     # -- the request ---------------------------------------------------------------
     def _scope(self, uri: str, settings: Settings, shape_key: str) -> str:
@@ -211,7 +234,7 @@ class CompletionEngine:
         cached = self.cache.get(key)
         if cached is not None:
             self.stats.cache_served += 1
-            return Outcome([self._from_cache(cached, offset, "cache")], "cache")
+            return Outcome([self._from_cache(uri, cached, offset, "cache")], "cache")
 
         me = _Job(asyncio.current_task())
         previous = self._jobs.get(uri)
@@ -242,6 +265,8 @@ class CompletionEngine:
                 del self._jobs[uri]
 
     def _attachable(self, uri: str, before: str, after: str) -> _Generation | None:
+        if not self.reuse_inflight:
+            return None
         for gen in self._generations.get(uri, []):
             if gen.can_serve(before, after):
                 return gen
@@ -252,7 +277,16 @@ class CompletionEngine:
         if gen.waiters <= 0 and gen.task and not gen.task.done():
             gen.task.cancel()  # nobody wants it any more: close the stream
 
-    def _from_cache(self, cached: CachedSuggestion, offset: int, source: str) -> Suggestion:
+    def _remember(self, suggestion_id: str, uri: str, offset: int, text: str) -> None:
+        """What each recent suggestion id inserts where (for acceptance/speculation)."""
+        self._recent.pop(suggestion_id, None)
+        self._recent[suggestion_id] = (uri, offset, text)
+        while len(self._recent) > 64:
+            del self._recent[next(iter(self._recent))]
+
+    def _from_cache(self, uri: str, cached: CachedSuggestion, offset: int,
+                    source: str) -> Suggestion:
+        self._remember(cached.origin_id, uri, offset, cached.text)
         return Suggestion(cached.origin_id, cached.text, offset,
                           offset + cached.replace_suffix, cached.model, source)
 
@@ -267,7 +301,7 @@ class CompletionEngine:
             cached = self.cache.get(key)
             if cached is not None:
                 self.stats.inflight_served += 1
-                return Outcome([self._from_cache(cached, offset, "inflight")], "inflight")
+                return Outcome([self._from_cache(uri, cached, offset, "inflight")], "inflight")
             # the stream went elsewhere than the user typed: fall through to a new one
         closed = self.gate.closed_reason()
         if closed:
@@ -340,6 +374,7 @@ class CompletionEngine:
         self.cache.put_suggestion(gen.before, gen.after, key.scope, CachedSuggestion(
             cleaned.text, cleaned.replace_end - offset, result.model, suggestion.id))
         self.stats.shown += 1
+        self._remember(suggestion.id, gen.uri, offset, cleaned.text)
         self.events.suggestion_shown(suggestion)
         return suggestion
 

@@ -240,6 +240,7 @@ class Session:
 
     # -- commands ---------------------------------------------------------------------------
     def note_accepted(self, suggestion_id: str) -> None:
+        self.engine.accepted(suggestion_id)
         for sink in self.events.sinks:
             accept = getattr(sink, "suggestion_accepted", None)
             if accept:
