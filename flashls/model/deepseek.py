@@ -23,6 +23,12 @@ from .types import (AuthError, BadRequestError, BalanceError, ChatRequest, Conne
 log = logging.getLogger(__name__)
 
 MAX_ANSWER_CHARS = 64_000  # a runaway answer is cut here (far above any max_tokens)
+MAX_CHARS_PER_TOKEN = 32  # no real token is longer: more text is a runaway stream
+
+
+def answer_limit(max_tokens: int) -> int:
+    """Characters an answer of `max_tokens` tokens can plausibly have."""
+    return min(MAX_ANSWER_CHARS, max(4096, max_tokens * MAX_CHARS_PER_TOKEN))
 
 
 def fim_body(req: FimRequest) -> dict[str, Any]:
@@ -178,6 +184,10 @@ class DeepSeekClient:
                                 result.first_token_s = time.perf_counter() - started
                             parts.append(piece)
                             size += len(piece)
+                            if size > answer_limit(request.max_tokens):
+                                raise ProtocolError(
+                                    f"the API sent {size}+ characters for at most "
+                                    f"{request.max_tokens} tokens; answer dropped")
                             if on_text:
                                 on_text("".join(parts))
                         if choice.get("finish_reason"):
