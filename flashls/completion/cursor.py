@@ -217,7 +217,8 @@ def cursor_context(pdoc: ParsedDocument, offset: int) -> CursorContext:
         if state is None or not scanned.in_code:
             state = ScanState(quote=scanned.quote, comment=scanned.comment)
     style = (detect_style(text[max(0, offset - 100_000):offset + 100_000])
-             or _hint_style((*prev, line_prefix)))
+             or _hint_style((*prev, line_prefix))
+             or (IndentStyle(tabs=True, width=4) if spec and spec.tab_indent else None))
     tab = style.width if style else 4
     block = _block(prev, line_prefix, rest, nxt, spec, lex, tab)
     return CursorContext(offset, _eol(text, offset), line_prefix, rest, prev, nxt, lex,

@@ -223,20 +223,32 @@ def _ends_with_rest(text: str, rest: str, states: list[ScanState], start: ScanSt
     return None
 
 
+def _outside_closers(states: list[ScanState]) -> list[int]:
+    """Indices just after each character that closes something opened before the text."""
+    return [i for i in range(1, len(states))
+            if states[i].closed_outside > states[i - 1].closed_outside]
+
+
 def _consumes_closers(text: str, rest: str, states: list[ScanState], start: ScanState,
                       line_prefix: str, lex: Lexicon) -> Splice | None:
-    """Only closers follow the cursor and the text writes them, then goes on
-    (`a), b(c)` before `)`): the text replaces them."""
-    target = rest.strip()
-    if not is_closers_only(target) or rest[0].isspace():
+    """Only closers follow the cursor and the text closes the same things, in the same
+    order, with more text in between (`n = %d\\n", n);` before `");`): replace as many of
+    them as the text closes, plus a trailing `;` the text also wrote."""
+    if not is_closers_only(rest):
         return None
-    pos = text.find(target)
-    while pos >= 0:
-        if states[pos].same_level(start) and "\n" not in text[pos:]:
-            return ("", 0) if not text[:pos].strip() and pos + len(target) == len(text) \
-                else (text, len(rest))
-        pos = text.find(target, pos + 1)
-    return None
+    mine = _outside_closers(states)
+    rest_states = scan(rest, lex, start)
+    theirs = _outside_closers(rest_states)
+    m = len(mine)
+    if not m or m > len(theirs):
+        return None
+    if [text[i - 1] for i in mine] != [rest[i - 1] for i in theirs[:m]]:
+        return None
+    k = theirs[m - 1]
+    tail = rest[k:].strip()
+    if m == len(theirs) and tail and text[mine[-1]:].rstrip().endswith(tail):
+        k = len(rest)
+    return ("", 0) if text == rest[:k] else (text, k)
 
 
 def _repeats_rest(text: str, rest: str, states: list[ScanState], start: ScanState,

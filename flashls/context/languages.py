@@ -29,7 +29,8 @@ class LanguageSpec:
     # suggestion post-processing (flashls/completion): string delimiters, longest first
     quotes: tuple[str, ...] = ('"', "'")
     block_comment: tuple[str, str] | None = ("/*", "*/")
-    continuation_keywords: tuple[str, ...] = ()  # at block indentation, still same block
+    continuation_keywords: tuple[str, ...] = ("case", "default")  # at block indent, same block
+    tab_indent: bool = False  # the language's convention when the file shows none (gofmt)
     top_level_stops: tuple[str, ...] = ()  # a line starting so leaves any block
     # context assembly (flashls/context): how imports resolve to files (imports.py),
     # parent nodes that belong to a definition's header (decorators, templates),
@@ -82,7 +83,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  resolver="js"),
     LanguageSpec("go", "tree_sitter_go", language_ids=("go",), extensions=(".go",),
                  quotes=('"', "'", "`"), top_level_stops=("func ", "type ", "import "),
-                 resolver="go"),
+                 tab_indent=True, resolver="go"),
     LanguageSpec("rust", "tree_sitter_rust", language_ids=("rust",), extensions=(".rs",),
                  quotes=('"',),  # ' is also a lifetime
                  top_level_stops=("fn ", "pub ", "impl ", "struct ", "enum ", "mod ", "use "),
@@ -94,6 +95,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("cpp", "tree_sitter_cpp", language_ids=("cpp", "cuda-cpp"),
                  extensions=(".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp"),
                  top_level_stops=("#include", "#define", "namespace ", "template"),
+                 continuation_keywords=("case", "default", "public", "private", "protected"),
                  resolver="c", wrapper_types=("template_declaration",)),
 )
 
