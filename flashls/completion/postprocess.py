@@ -34,7 +34,7 @@ ECHO_LINES = 4  # lines above the cursor a model may echo
 REPEAT_BLOCK = 8  # longest run of lines recognised as a loop
 _WORD_END = re.compile(r"\w+$")
 _WORD_START = re.compile(r"^\w+")
-_INLINE_LOOP = re.compile(r"(.{3,40}?)\1{3,}")
+_INLINE_LOOP = re.compile(r"(.{4,40}?)\1{2,}")
 _TRAILING_PUNCT = ";,"
 
 
@@ -72,12 +72,15 @@ def first_line(text: str) -> str:
 
 # -- 5: loops and repeats ----------------------------------------------------------------
 def cut_inline_loops(text: str) -> str:
-    """Cut at a phrase repeated 4+ times in a row (`foo(foo(foo(foo(`), dropping what follows."""
+    """Cut at a phrase repeated 3+ times in a row (`foo(foo(foo(`), dropping what follows.
+
+    The phrase must hold two letters: `0, 0, 0` and `'a', 'a', 'a'` are data, not loops.
+    """
     offset = 0
     for line in text.split("\n"):
         for match in _INLINE_LOOP.finditer(line[:2000]):
             unit = match.group(1)
-            if sum(ch.isalnum() or ch == "_" for ch in unit) >= 2:
+            if sum(ch.isalpha() for ch in unit) >= 2:
                 return text[: offset + match.start() + len(unit)]
         offset += len(line) + 1
     return text
@@ -237,12 +240,11 @@ def _consumes_closers(text: str, rest: str, states: list[ScanState], start: Scan
     if not is_closers_only(rest):
         return None
     mine = _outside_closers(states)
-    rest_states = scan(rest, lex, start)
-    theirs = _outside_closers(rest_states)
+    theirs = _outside_closers(scan(rest, lex, start))
+    if len(mine) > len(theirs) and theirs:  # closes more than there is: stop at the last one
+        text, mine = text[:mine[len(theirs) - 1]], mine[:len(theirs)]
     m = len(mine)
-    if not m or m > len(theirs):
-        return None
-    if [text[i - 1] for i in mine] != [rest[i - 1] for i in theirs[:m]]:
+    if not m or [text[i - 1] for i in mine] != [rest[i - 1] for i in theirs[:m]]:
         return None
     k = theirs[m - 1]
     tail = rest[k:].strip()

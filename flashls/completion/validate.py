@@ -12,7 +12,10 @@ from tree_sitter import Node, Parser, Tree
 
 from flashls.context.syntax import ParsedDocument
 
+from flashls.context.languages import LanguageSpec
+
 from .cursor import CursorContext, cursor_context
+from .indent import columns, leading
 from .postprocess import Cleaned, finish, normalise_newlines
 from .scan import Lexicon, final_state
 
@@ -59,6 +62,8 @@ def introduces_errors(pdoc: ParsedDocument, offset: int, replace_end: int, text:
         old_lo, old_hi = _line_bounds(old_text, offset, replace_end)
         new_lo, new_hi = _line_bounds(new_text, offset, new_end)
         return _imbalance(new_text[new_lo:new_hi], lex) > _imbalance(old_text[old_lo:old_hi], lex)
+    if spec.indent_blocks and _opens_empty_block(new_text, offset, text, spec):
+        return True
     new_tree = _reparse(pdoc, tree, offset, replace_end, text, new_text)
     start_byte = doc.byte_at(offset)
     line_start = start_byte - len(old_text[old_text.rfind("\n", 0, offset) + 1:offset]
@@ -69,6 +74,30 @@ def introduces_errors(pdoc: ParsedDocument, offset: int, replace_end: int, text:
     old_local = count_errors(tree.root_node, line_start, old_hi)
     new_local = count_errors(new_tree.root_node, line_start, new_hi)
     return new_local > old_local or count_errors(new_tree.root_node) > count_errors(tree.root_node)
+
+
+def _opens_empty_block(new_text: str, offset: int, text: str, spec: LanguageSpec) -> bool:
+    """A suggested line ends with a block opener (`if x:`) but nothing indented follows.
+
+    tree-sitter-python accepts an empty block, Python does not.
+    """
+    lex = Lexicon.for_spec(spec)
+    line_start = new_text.rfind("\n", 0, offset) + 1
+    lines = new_text[line_start:].split("\n")
+    suggested = text.count("\n") + 1
+    first = 0 if text.split("\n", 1)[0].strip() else 1
+    for i in range(first, min(suggested, len(lines))):
+        line = lines[i].rstrip("\r")
+        if not line.strip() or not line.rstrip().endswith(spec.block_openers):
+            continue
+        head = line.rstrip()[:-1]
+        state = final_state(head, lex)
+        if not state.in_code or state.stack:
+            continue
+        below = next((nxt for nxt in lines[i + 1:] if nxt.strip()), None)
+        if below is None or columns(leading(below)) <= columns(leading(line)):
+            return True
+    return False
 
 
 def _reparse(pdoc: ParsedDocument, tree: Tree, offset: int, replace_end: int, text: str,
