@@ -16,6 +16,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER_COMMAND = [sys.executable, "-m", "flashls"]
 
 
+@pytest.fixture(autouse=True)
+def _isolated_state_dir(tmp_path_factory, monkeypatch):
+    """No test (nor the server processes it starts) writes the user's real state
+    directory: the usage ledger defaults to $XDG_STATE_HOME/flashls."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
+
+
 @pytest.fixture
 def fake():
     server = FakeDeepSeek(lambda req: Reply(text="fake_completion()")).start()

@@ -189,6 +189,8 @@ def create_server() -> FlashServer:
     def show_context(ls: FlashServer, *args: Any) -> dict:
         return session.show_context(args[0] if args else None)
 
+    from .usage_handlers import register_usage
+    register_usage(server)  # usage ledger sink + flashls.showUsage
     return server
 
 

@@ -146,6 +146,27 @@ class DeepSeekClient:
     async def aclose(self) -> None:
         await self._client.aclose()
 
+    async def list_models(self, *, timeout_s: float = 10.0) -> list[str]:
+        """Model ids the API offers (`GET /models`), for `flashls doctor`."""
+        headers = {"Authorization": f"Bearer {self._api_key}"}
+        try:
+            resp = await asyncio.wait_for(
+                self._client.get(f"{self.base_url}/models", headers=headers), timeout_s)
+        except (asyncio.TimeoutError, httpx.TimeoutException) as err:
+            raise UpstreamTimeout(f"no answer from {self.base_url} within {timeout_s:.1f}s") from err
+        except httpx.ConnectError as err:
+            raise ConnectError(f"cannot reach {self.base_url}: {err}") from err
+        except httpx.HTTPError as err:
+            raise ModelError(f"HTTP error talking to the API: {type(err).__name__}") from err
+        if resp.status_code != 200:
+            raise error_for_status(resp.status_code, _error_detail(resp.content),
+                                   parse_retry_after(resp.headers.get("retry-after")))
+        try:
+            data = resp.json().get("data", [])
+            return [str(m["id"]) for m in data if isinstance(m, dict) and "id" in m]
+        except (ValueError, AttributeError, TypeError) as err:
+            raise ProtocolError("the model list from the API is not what it promises") from err
+
     async def generate(self, request: ModelRequest, *, timeout_s: float,
                        on_text: OnText | None = None) -> ModelResult:
         try:
