@@ -33,12 +33,10 @@ class LanguageSpec:
     tab_indent: bool = False  # the language's convention when the file shows none (gofmt)
     top_level_stops: tuple[str, ...] = ()  # a line starting so leaves any block
     # context assembly (flashls/context): how imports resolve to files (imports.py),
-    # parent nodes that belong to a definition's header (decorators, templates),
-    # preceding sibling nodes attached to a definition (Rust attributes), and
-    # whether a body's first string statement is its docstring
+    # line prefixes of attributes attached to the definition below (Rust `#[...]`),
+    # and whether a body's first string statement is its docstring
     resolver: str = ""
-    wrapper_types: tuple[str, ...] = ()
-    attribute_types: tuple[str, ...] = ()
+    attribute_prefixes: tuple[str, ...] = ()
     body_docstrings: bool = False
     extra: dict = field(default_factory=dict)
 
@@ -65,8 +63,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  indent_blocks=True, quotes=('"""', "'''", '"', "'"), block_comment=None,
                  continuation_keywords=("elif", "else", "except", "finally"),
                  top_level_stops=("def ", "class ", "async def ", "@", "if __name__"),
-                 resolver="python", wrapper_types=("decorated_definition",),
-                 body_docstrings=True),
+                 resolver="python", body_docstrings=True),
     LanguageSpec("javascript", "tree_sitter_javascript",
                  language_ids=("javascript", "javascriptreact"),
                  extensions=(".js", ".mjs", ".cjs", ".jsx"), quotes=('"', "'", "`"),
@@ -87,7 +84,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("rust", "tree_sitter_rust", language_ids=("rust",), extensions=(".rs",),
                  quotes=('"',),  # ' is also a lifetime
                  top_level_stops=("fn ", "pub ", "impl ", "struct ", "enum ", "mod ", "use "),
-                 resolver="rust", attribute_types=("attribute_item",)),
+                 resolver="rust", attribute_prefixes=("#[",)),
     LanguageSpec("java", "tree_sitter_java", language_ids=("java",), extensions=(".java",),
                  resolver="java"),
     LanguageSpec("c", "tree_sitter_c", language_ids=("c",), extensions=(".c", ".h"),
@@ -96,7 +93,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  extensions=(".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp"),
                  top_level_stops=("#include", "#define", "namespace ", "template"),
                  continuation_keywords=("case", "default", "public", "private", "protected"),
-                 resolver="c", wrapper_types=("template_declaration",)),
+                 resolver="c"),
 )
 
 _BY_ID = {lid: spec for spec in LANGUAGES for lid in spec.language_ids}

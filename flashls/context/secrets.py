@@ -15,31 +15,40 @@ MARK = "<redacted>"
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?"
     r"(?:-----END \1-----|\Z)", re.S)
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+# (pattern, replacement, needles): a pattern runs only if one of its needles occurs
+# (plain substring tests are ~100x cheaper than a regex scan of every position).
+_PATTERNS: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     # OpenAI / DeepSeek / Anthropic style keys: sk-..., sk-proj-..., sk-ant-...
-    (re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), MARK),
+    (re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), MARK, ("sk-",)),
     # AWS access key ids.
-    (re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), MARK),
+    (re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), MARK,
+     ("AKIA", "ASIA", "ABIA", "ACCA")),
     # GitHub, GitLab, Slack, Google, Stripe tokens.
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"), MARK),
-    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"), MARK),
-    (re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}\b"), MARK),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}\b"), MARK),
-    (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), MARK),
-    (re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b"), MARK),
+    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"), MARK,
+     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"), MARK, ("github_pat_",)),
+    (re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}\b"), MARK, ("glpat-",)),
+    (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}\b"), MARK, ("xox",)),
+    (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), MARK, ("AIza",)),
+    (re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b"), MARK, ("k_live_", "k_test_")),
     # JWTs.
-    (re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), MARK),
+    (re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), MARK,
+     ("eyJ",)),
     # Credentials inside URLs: scheme://user:secret@host
     (re.compile(r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@'\"]*:)[^\s@/'\"]+(?=@)"),
-     r"\g<head>" + MARK),
+     r"\g<head>" + MARK, ("://",)),
     # Secret-looking query parameters: ?token=..., &api_key=...
     (re.compile(r"(?P<head>[?&](?:[A-Za-z0-9_\-]*(?:token|key|secret|password|passwd|pwd|"
                 r"signature|sig|auth|credential)[A-Za-z0-9_\-]*)=)[^&\s'\"#]+", re.I),
-     r"\g<head>" + MARK),
+     r"\g<head>" + MARK, ("?", "&")),
     # AWS secret access keys assigned anywhere.
     (re.compile(r"(?P<head>aws_secret_access_key\s*[=:]\s*['\"]?)[A-Za-z0-9/+=]{40}", re.I),
-     r"\g<head>" + MARK),
+     r"\g<head>" + MARK, ("aws_secret", "AWS_SECRET", "Aws_Secret")),
 )
+# Lower-case needles of secret-looking names: only lines holding one are examined
+# for `name = value` assignments.
+_NAME_NEEDLES = ("pass", "secret", "token", "key", "auth", "credential", "pwd", "dsn",
+                 "conn")
 # KEY=value / KEY: value / "key": "value" for secret-looking key names.
 _SECRET_NAME = (r"[A-Za-z0-9_.\-]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_?KEY|"
                 r"ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|CLIENT_?SECRET|PWD|DSN|"
@@ -86,12 +95,39 @@ def redact(text: str) -> str:
     """`text` with every secret-shaped substring replaced by `<redacted>`."""
     if not text:
         return text
-    text = _PRIVATE_KEY.sub(MARK, text)
-    text = _KEY_TAIL.sub(MARK, text)
-    text = _ENV_LINE.sub(lambda m: m.group("head") + MARK, text)
-    for pattern, replacement in _PATTERNS:
-        text = pattern.sub(replacement, text)
-    return _ASSIGNMENT.sub(_redact_assignment, text)
+    if "PRIVATE KEY" in text:
+        text = _PRIVATE_KEY.sub(MARK, text)
+        text = _KEY_TAIL.sub(MARK, text)
+    for pattern, replacement, needles in _PATTERNS:
+        if any(n in text for n in needles):
+            text = pattern.sub(replacement, text)
+    return _redact_assignments(text)
+
+
+def _redact_assignments(text: str) -> str:
+    """Apply the `name = value` rules to the lines that mention a secret-looking name."""
+    lower = text.lower()
+    starts: set[int] = set()
+    for needle in _NAME_NEEDLES:
+        at = lower.find(needle)
+        while at != -1:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            at = lower.find(needle, at + 1)
+    if not starts:
+        return text
+    out = []
+    pos = 0
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        end = len(text) if end == -1 else end
+        line = text[start:end]
+        line = _ENV_LINE.sub(lambda m: m.group("head") + MARK, line)
+        line = _ASSIGNMENT.sub(_redact_assignment, line)
+        out.append(text[pos:start])
+        out.append(line)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def collapse_blank_lines(text: str) -> str:

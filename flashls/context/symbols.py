@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
@@ -23,6 +24,12 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _GENERICS = re.compile(r"<[^<>]*>")
 MAX_DEPTH = 8  # nesting below this is never needed for headers or outlines
+# Deepest tree level a definition / import pattern may start at. Outlines and neighbor
+# signatures need top-level and class-level definitions only (a method inside a class
+# inside a namespace sits at depth 5 in C++); not descending further makes the query
+# ~10x cheaper on large files.
+DEFINITION_START_DEPTH = 5
+IMPORT_START_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,8 @@ class FileSymbols:
 
 def split_lines(text: str) -> list[str]:
     """Lines as the LSP counts them (\\n, \\r\\n or \\r), without their breaks."""
+    if "\r" not in text:
+        return text.split("\n")
     return _NEWLINE.split(text)
 
 
@@ -97,26 +106,52 @@ def _end_line(node: Node) -> int:
 
 def _header_end(node: Node, body: Node, source: bytes) -> int:
     """The last line of the signature: the body's opening line when the body starts
-    with a bracket, else the line of the last character before the body."""
+    with a bracket, else the line of the last character before the body (Python's
+    colon). Scans bytes only: node.parent / prev_sibling re-walk the tree."""
     start_row = node.start_point[0]
-    if body.start_point[0] <= start_row:
+    body_row = body.start_point[0]
+    if body_row <= start_row:
         return start_row
-    first = source[body.start_byte:body.start_byte + 1]
-    if first in (b"{", b"(", b"["):
-        return body.start_point[0]
-    prev = body.prev_sibling
-    while prev is not None and "comment" in prev.type and prev.start_point[0] > start_row:
-        prev = prev.prev_sibling
-    return _end_line(prev) if prev is not None else start_row
+    i = body.start_byte
+    if source[i:i + 1] in (b"{", b"(", b"["):
+        return body_row
+    row = body_row
+    i -= 1
+    while i > node.start_byte and source[i] in b" \t\r\n":
+        if source[i] == 10:
+            row -= 1
+        i -= 1
+    return max(start_row, row)
 
 
-def _doc(spec: LanguageSpec, node: Node, outer: Node, body: Node | None,
-         lines: list[str]) -> tuple[str | None, int]:
-    """First docstring line (Python-style body string) or the doc comment just above."""
-    if spec.body_docstrings and body is not None and body.named_child_count:
-        first = body.named_children[0]
+_COMMENT_STARTS = ("//", "#", "--", ";")
+
+
+def _is_comment_line(stripped: str, spec: LanguageSpec) -> bool:
+    if stripped.startswith("#[") or stripped.startswith("#!"):
+        return False
+    if stripped.startswith(spec.line_comment) or stripped.startswith(_COMMENT_STARTS[:1]):
+        return True
+    return stripped.startswith("/*") and stripped.endswith("*/")  # one-line block comment
+
+
+def _attached_start(spec: LanguageSpec, start: int, lines: Sequence[str]) -> int:
+    """Extend a definition's first line over attribute lines right above (`#[derive]`)."""
+    while start > 0 and spec.attribute_prefixes and \
+            lines[start - 1].lstrip().startswith(spec.attribute_prefixes):
+        start -= 1
+    return start
+
+
+def _doc(spec: LanguageSpec, start: int, body: Node | None,
+         lines: Sequence[str]) -> tuple[str | None, int]:
+    """First docstring line (Python-style body string) or the comment run just above."""
+    if spec.body_docstrings:
+        if body is None or not body.named_child_count:
+            return None, -1
+        first = body.named_child(0)
         if first.type == "expression_statement" and first.named_child_count and \
-                first.named_children[0].type == "string":
+                first.named_child(0).type == "string":
             row = first.start_point[0]
             text = lines[row] if row < len(lines) else ""
             if first.end_point[0] != row:  # close a multi-line docstring on its first line
@@ -124,61 +159,55 @@ def _doc(spec: LanguageSpec, node: Node, outer: Node, body: Node | None,
                 text = text.rstrip() + quote
             return text, row
         return None, -1
-    prev = outer.prev_named_sibling
-    if prev is None or "comment" not in prev.type or \
-            _end_line(prev) != outer.start_point[0] - 1 or \
-            prev.start_point[0] != _end_line(prev):
+    row = start - 1
+    if row < 0 or not _is_comment_line(lines[row].strip(), spec):
         return None, -1
-    # a run of one-line comments right above: its first line is the summary
-    while True:
-        before = prev.prev_named_sibling
-        if before is None or "comment" not in before.type or \
-                _end_line(before) != prev.start_point[0] - 1 or \
-                before.start_point[0] != _end_line(before):
-            break
-        prev = before
-    row = prev.start_point[0]
-    return (lines[row] if row < len(lines) else None), row
+    limit = max(0, row - 20)
+    while row > limit and _is_comment_line(lines[row - 1].strip(), spec):
+        row -= 1
+    return lines[row], row
 
 
 def _extract_definitions(spec: LanguageSpec, tree: Tree, source: bytes,
-                         lines: list[str]) -> list[Definition]:
+                         lines: Sequence[str], byte_range: tuple[int, int] | None = None
+                         ) -> list[Definition]:
     query = compiled(spec, "definitions")
     if query is None:
         return []
-    found: dict[int, tuple[Node, Node, Node | None, str]] = {}  # name node id -> match
-    for _, caps in QueryCursor(query).matches(tree.root_node):
+    found: dict[int, tuple[Node, Node, Node | None, str]] = {}  # name start -> match
+    cursor = QueryCursor(query)
+    cursor.set_max_start_depth(DEFINITION_START_DEPTH)
+    if byte_range is not None:
+        cursor.set_byte_range(*byte_range)
+    for _, caps in cursor.matches(tree.root_node):
         name_nodes = caps.get("name")
         def_kind = next((k for k in caps if k.startswith("definition.")), None)
         if not name_nodes or def_kind is None:
             continue
         node = caps[def_kind][0]
+        if byte_range is not None and not byte_range[0] <= node.start_byte < byte_range[1]:
+            continue
         body = caps["body"][0] if "body" in caps else None
         key = name_nodes[0].start_byte
         old = found.get(key)
-        # the same name matched twice: keep the match with a body, then the larger node
+        # the same name matched twice (decorated, exported, templated, or a constant
+        # that is a function): keep the match with a body, then the larger node
         if old is not None and (old[2] is not None, old[0].end_byte - old[0].start_byte) >= \
                 (body is not None, node.end_byte - node.start_byte):
             continue
-        found[key] = (node, name_nodes[0], body, def_kind.split(".", 1)[1])
+        found[key] = (node, name_nodes[0], body, def_kind[11:])
     raw = []
+    n_lines = len(lines)
     for node, name_node, body, kind in found.values():
-        outer = node
-        while outer.parent is not None and outer.parent.type in spec.wrapper_types:
-            outer = outer.parent
-        start = outer.start_point[0]
-        sib = outer.prev_named_sibling
-        while sib is not None and sib.type in spec.attribute_types and \
-                _end_line(sib) >= start - 1:
-            start = sib.start_point[0]
-            outer_attr = sib
-            sib = outer_attr.prev_named_sibling
-        end = _end_line(node)
-        header_end = _header_end(node, body, source) if body is not None else end
-        doc, doc_line = _doc(spec, node, outer, body, lines)
+        start = _attached_start(spec, node.start_point[0], lines)
+        end = min(_end_line(node), n_lines - 1)
+        header_end = min(_header_end(node, body, source), end) if body is not None else end
+        doc, doc_line = _doc(spec, start, body, lines)
         if doc_line != -1 and start <= doc_line <= header_end:
             doc, doc_line = None, -1
-        name = symbol_name(name_node.text.decode("utf-8", "replace"))
+        name = name_node.text.decode("utf-8", "replace")
+        if not name.isidentifier():
+            name = symbol_name(name)
         raw.append((node.start_byte, -node.end_byte, start, header_end, end, name, kind,
                     body is not None, doc, doc_line, node.end_byte))
     raw.sort()
@@ -198,19 +227,26 @@ def _extract_definitions(spec: LanguageSpec, tree: Tree, source: bytes,
     return defs
 
 
-def _extract_imports(spec: LanguageSpec, tree: Tree) -> tuple[list[ImportRef], str | None]:
+def _extract_imports(spec: LanguageSpec, tree: Tree, byte_range: tuple[int, int] | None = None
+                     ) -> tuple[list[ImportRef], str | None]:
     query = compiled(spec, "imports")
     if query is None:
         return [], None
     by_stmt: dict[tuple[int, str], tuple[Node, list[str]]] = {}
     package = None
-    for _, caps in QueryCursor(query).matches(tree.root_node):
+    cursor = QueryCursor(query)
+    cursor.set_max_start_depth(IMPORT_START_DEPTH)
+    if byte_range is not None:
+        cursor.set_byte_range(*byte_range)
+    for _, caps in cursor.matches(tree.root_node):
         if "package" in caps:
             package = caps["package"][0].text.decode("utf-8", "replace")
             continue
         if "import" not in caps or "path" not in caps:
             continue
         stmt = caps["import"][0]
+        if byte_range is not None and not byte_range[0] <= stmt.start_byte < byte_range[1]:
+            continue
         path = caps["path"][0].text.decode("utf-8", "replace")
         key = (stmt.start_byte, path)
         entry = by_stmt.setdefault(key, (stmt, []))
@@ -223,21 +259,38 @@ def _extract_imports(spec: LanguageSpec, tree: Tree) -> tuple[list[ImportRef], s
     return refs, package
 
 
-def extract(spec: LanguageSpec, tree: Tree, source: bytes, text: str) -> FileSymbols:
-    """Definitions and imports of one parsed file."""
-    lines = split_lines(text)
-    defs = _extract_definitions(spec, tree, source, lines)
-    imports, package = _extract_imports(spec, tree)
+def extract(spec: LanguageSpec, tree: Tree, source: bytes, text: str,
+            lines: Sequence[str] | None = None,
+            byte_range: tuple[int, int] | None = None) -> FileSymbols:
+    """Definitions and imports of one parsed file (or of the top-level nodes that
+    intersect `byte_range`, with absolute line numbers)."""
+    if lines is None:
+        lines = split_lines(text)
+    defs = _extract_definitions(spec, tree, source, lines, byte_range)
+    imports, package = _extract_imports(spec, tree, byte_range)
     return FileSymbols(spec.name, tuple(lines), tuple(defs), tuple(imports), package)
 
 
 def enclosing_scopes(spec: LanguageSpec, tree: Tree, source: bytes,
-                     byte: int, cursor_row: int) -> list[tuple[int, int]]:
-    """(start_line, header_end_line) of every definition or scope whose body contains
-    `byte`, outermost first. Runs the queries on the cursor's ancestors only."""
+                     byte: int, cursor_row: int, lines: list[str] | None = None
+                     ) -> list[tuple[int, int]]:
+    """(start_line, header_end_line) of every definition or scope whose body holds the
+    cursor, outermost first. Runs the queries on the cursor's ancestors only.
+
+    Indentation languages: a cursor on a fresh line after a block's last statement is
+    outside the block's bytes, so the probe is the last non-blank byte before it and a
+    scope counts when the cursor line is indented deeper than the scope's header."""
+    probe = byte
+    indent = None
+    if spec.indent_blocks and lines is not None:
+        probe = byte - 1
+        while probe > 0 and source[probe] in b" \t\r\n":
+            probe -= 1
+        line = lines[cursor_row] if cursor_row < len(lines) else ""
+        indent = len(line) - len(line.lstrip()) if line.strip() else None
     out: dict[int, int] = {}
-    lo = max(0, byte - 1)
-    hi = min(len(source), byte + 1)
+    lo = max(0, probe - 1)
+    hi = min(len(source), probe + 1)
     for kind in ("definitions", "scopes"):
         query = compiled(spec, kind)
         if query is None:
@@ -247,20 +300,32 @@ def enclosing_scopes(spec: LanguageSpec, tree: Tree, source: bytes,
         for _, caps in cursor.matches(tree.root_node):
             node_key = next((k for k in caps if k.startswith("definition.") or k == "scope"),
                             None)
-            if node_key is None:
+            if node_key is None or "body" not in caps:
                 continue
             node = caps[node_key][0]
-            body = caps["body"][0] if "body" in caps else None
-            if body is None:
+            body = caps["body"][0]
+            if not (body.start_byte <= probe < body.end_byte or
+                    body.start_byte < byte < body.end_byte):
                 continue
-            if not (body.start_byte < byte <= body.end_byte) or byte >= node.end_byte:
-                continue
-            outer = node
-            while outer.parent is not None and outer.parent.type in spec.wrapper_types:
-                outer = outer.parent
-            start = outer.start_point[0]
+            start = node.start_point[0]
             header_end = _header_end(node, body, source)
             if cursor_row <= header_end:
                 continue
+            if spec.indent_blocks and lines is not None and not \
+                    body.start_byte < byte < body.end_byte:
+                head = lines[start]
+                head_indent = len(head) - len(head.lstrip())
+                col_indent = indent if indent is not None else \
+                    len(lines[cursor_row]) - len(lines[cursor_row].lstrip()) \
+                    if cursor_row < len(lines) else 0
+                if col_indent <= head_indent:
+                    continue
             out[start] = max(out.get(start, header_end), header_end)
-    return sorted(out.items())
+    # a decorated definition matches twice (from the decorator and from `def`): merge
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(out.items()):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged

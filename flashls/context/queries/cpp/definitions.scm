@@ -16,3 +16,9 @@
 (translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
 (preproc_def name: (identifier) @name) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
+
+; `template <...>` lines belong to the signature (the larger match wins)
+(template_declaration (function_definition declarator: (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier)] @name) body: (compound_statement) @body)) @definition.function
+(template_declaration (declaration declarator: (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier)] @name))) @definition.function
+(template_declaration (class_specifier name: (_) @name body: (field_declaration_list) @body)) @definition.class
+(template_declaration (struct_specifier name: (_) @name body: (field_declaration_list) @body)) @definition.class

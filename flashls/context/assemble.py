@@ -1,0 +1,209 @@
+"""The context engine's entry point: everything sent with one completion request.
+
+`assemble_context` is pure apart from reading workspace files (through `Workspace`,
+which enforces the boundary) and caches. Tiers, in priority order: cursor window,
+same-file outline, neighbor signatures, recent code; in the output, parts are ordered
+most stable first (neighbors, outline, recent) so consecutive prompts share the
+longest possible byte-identical beginning.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from dataclasses import dataclass
+from typing import Mapping
+
+from .analysis import Analysis, analyze
+from .budget import Fill, distribute, window_cap, window_reservation
+from .neighbors import (NeighborPlan, candidate_order, neighbor_files, part_overhead, plan,
+                        usage_distances)
+from .outline import outline_order, render, select
+from .recent import RecentEdits, Snippet, recent_snippets, source_for
+from .secrets import clean
+from .symbols import enclosing_scopes, split_lines
+from .syntax import ParsedDocument
+from .tokens import estimate_tokens
+from .window import Window, build_window
+from .workspace import Workspace, path_from_uri
+
+__all__ = ["ContextPart", "AssembledContext", "assemble_context", "render_breakdown",
+           "RecentEdits", "Workspace"]
+
+
+@dataclass(frozen=True)
+class ContextPart:
+    tier: str  # "outline" | "neighbors" | "recent"
+    source: str  # workspace-relative path the text comes from
+    text: str  # exact text, already redacted, whole lines
+    tokens: int  # estimate of text plus the label line the prompt gives it
+
+
+@dataclass(frozen=True)
+class AssembledContext:
+    parts: tuple[ContextPart, ...]  # most stable first: neighbors, outline, recent
+    prefix: str  # window text before the cursor, ends exactly at the cursor (redacted)
+    suffix: str  # window text after the cursor (redacted)
+    window_start_line: int
+    tokens: int  # estimated total of parts + prefix + suffix (<= budget)
+    budget: int
+
+
+TIER_ORDER = ("neighbors", "outline", "recent")
+
+
+def _part(tier: str, source: str, text: str) -> ContextPart:
+    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source))
+
+
+def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
+    spec = pdoc.spec
+    tree = pdoc.tree()
+    if spec is None or tree is None:
+        return None
+    text = pdoc.doc.text
+    key = (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
+    return analyze(spec, text, key, tree=tree, current=True)
+
+
+def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
+                     workspace: Workspace | None = None,
+                     open_docs: Mapping[str, ParsedDocument] = {},
+                     recent: RecentEdits | None = None) -> AssembledContext:
+    """Everything to send for a completion at str offset `offset` of `pdoc`."""
+    budget = max(0, int(budget_tokens))
+    doc = pdoc.doc
+    text = doc.text
+    offset = max(0, min(int(offset), len(text)))
+    if "\r" in text:
+        starts = doc.starts
+        cursor_line = bisect.bisect_right(starts, offset) - 1
+        line_start = starts[cursor_line]
+    else:  # counting is cheaper than the line table on large documents
+        cursor_line = text.count("\n", 0, offset)
+        line_start = text.rfind("\n", 0, offset) + 1
+    analysis = _current_analysis(pdoc)
+    lines = analysis.lines if analysis is not None else split_lines(text)
+    cursor_line = min(cursor_line, len(lines) - 1)
+    cursor_col = offset - line_start
+    path = path_from_uri(doc.uri)
+    source = workspace.relative(path) if workspace and workspace.contains(path) \
+        else os.path.basename(path) or doc.uri
+
+    scopes: list[tuple[int, int]] = []
+    top_starts: list[int] = []
+    if analysis is not None:
+        tree = pdoc.tree()
+        source_bytes = doc.source_bytes
+        scopes = enclosing_scopes(analysis.spec, tree, source_bytes, doc.byte_at(offset),
+                                  cursor_line, lines)
+        top_starts = list(analysis.top_starts)
+
+    window = build_window(lines, cursor_line, cursor_col, window_cap(budget),
+                          spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts)
+    remaining = budget - window_reservation(window.tokens, budget)
+    window_range = (window.start_line, window.end_line)
+
+    fillers = {}
+    if analysis is not None:
+        fillers["outline"] = _outline_filler(analysis, window_range, source)
+        if workspace is not None and workspace.contains(path):
+            open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
+            files = neighbor_files(analysis.spec, path, analysis, workspace,
+                                   open_by_path)
+            if files:
+                names = {it.name for f in files for it in f.analysis.items if it.name}
+                distances = usage_distances(lines, cursor_line, names,
+                                            analysis.import_lines)
+                order = candidate_order(files, distances)
+                fillers["neighbors"] = lambda cap: _as_fill(plan(files, order, cap))
+    snippets = recent_snippets(current=pdoc, window_lines=window_range,
+                               window_text=window.prefix + window.suffix,
+                               open_docs=open_docs, recent=recent, workspace=workspace,
+                               source_of=lambda uri: source_for(uri, workspace))
+    if snippets:
+        fillers["recent"] = _recent_filler(snippets)
+
+    fills = distribute(remaining, fillers)
+    parts = _parts(fills, source)
+    # whole-entry trimming keeps the total within budget; this guards the invariant
+    total = sum(p.tokens for p in parts) + window.tokens
+    while parts and total > budget:
+        drop = max(range(len(parts)), key=lambda i: (TIER_ORDER.index(parts[i].tier), i))
+        total -= parts[drop].tokens
+        parts = parts[:drop] + parts[drop + 1:]
+    return AssembledContext(tuple(parts), window.prefix, window.suffix, window.start_line,
+                            total, budget)
+
+
+def _as_fill(p: NeighborPlan) -> Fill:
+    return Fill(p, p.used, p.demand)
+
+
+def _outline_filler(analysis: Analysis, window_range: tuple[int, int], source: str):
+    items = analysis.items
+    order = outline_order(items, window_range)
+    overhead = part_overhead(source)
+    demand = sum(items[i].tokens for i in order)
+    demand = demand + overhead if demand else 0
+
+    def fill(cap: int) -> Fill:
+        if cap <= overhead or not order:
+            return Fill("", 0, demand)
+        chosen, used = select(items, order, cap - overhead)
+        if not chosen:
+            return Fill("", 0, demand)
+        return Fill(render(items, chosen), used + overhead, demand)
+
+    return fill
+
+
+def _recent_filler(snippets: list[Snippet]):
+    overheads = [part_overhead(s.source) for s in snippets]
+    demand = sum(s.tokens + o for s, o in zip(snippets, overheads))
+
+    def fill(cap: int) -> Fill:
+        chosen, used = [], 0
+        for s, o in zip(snippets, overheads):
+            if used + s.tokens + o <= cap:
+                chosen.append(s)
+                used += s.tokens + o
+        return Fill(tuple(chosen), used, demand)
+
+    return fill
+
+
+def _parts(fills: dict[str, Fill], outline_source: str) -> list[ContextPart]:
+    parts: list[ContextPart] = []
+    if "neighbors" in fills:
+        plan_: NeighborPlan = fills["neighbors"].result
+        for file, text in sorted(plan_.texts(), key=lambda ft: ft[0].source):
+            parts.append(_part("neighbors", file.source, text))  # items are redacted
+    if "outline" in fills and fills["outline"].result:
+        parts.append(_part("outline", outline_source, fills["outline"].result))
+    if "recent" in fills:
+        for s in sorted(fills["recent"].result, key=lambda s: (s.source, s.start)):
+            parts.append(_part("recent", s.source, s.text))
+    return parts
+
+
+def render_breakdown(ctx: AssembledContext) -> str:
+    """What would be sent, tier by tier, for `flashls.showContext` and the CLI."""
+    window_tokens = estimate_tokens(ctx.prefix) + estimate_tokens(ctx.suffix)
+    lines = [f"context: {ctx.tokens} / {ctx.budget} tokens (estimated)",
+             f"  window     {window_tokens:6d}  from line {ctx.window_start_line + 1} "
+             f"(prefix {estimate_tokens(ctx.prefix)}, suffix {estimate_tokens(ctx.suffix)})"]
+    for tier in TIER_ORDER:
+        tier_parts = [p for p in ctx.parts if p.tier == tier]
+        total = sum(p.tokens for p in tier_parts)
+        lines.append(f"  {tier:<10} {total:6d}  {len(tier_parts)} part(s)")
+        for p in tier_parts:
+            lines.append(f"    {p.tokens:6d}  {p.source}")
+    for p in ctx.parts:
+        lines.append(f"\n===== {p.tier}: {p.source} ({p.tokens} tokens) =====")
+        lines.append(p.text.rstrip("\n"))
+    lines.append(f"\n===== window prefix (from line {ctx.window_start_line + 1}) =====")
+    lines.append(ctx.prefix + "\u2038")  # a caret marks the cursor
+    lines.append("===== window suffix =====")
+    lines.append(ctx.suffix)
+    return "\n".join(lines)

@@ -1,0 +1,84 @@
+"""One token budget for everything sent, shared by the tiers.
+
+* The cursor window may use up to `WINDOW_SHARE` of the budget. What it reserves is
+  its actual size rounded *up* to a step of budget/16, so the budget left for the
+  other tiers (and so their content) does not change with every typed character.
+* The rest is shared: each tier is guaranteed its share (outline, neighbors, recent);
+  what outline and neighbors leave over goes to them in priority order (outline
+  first), then everything still unused to recent. Recent code never takes budget back
+  from the stable tiers, whose text comes first in the prompt (prefix cache).
+* Tiers take whole entries only; the checked total never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Generic, TypeVar
+
+WINDOW_SHARE = 0.55
+TIER_SHARES = {"outline": 0.35, "neighbors": 0.45, "recent": 0.20}
+RESERVE_DIVISOR = 16
+
+T = TypeVar("T")
+
+
+def window_cap(budget: int) -> int:
+    return max(0, int(budget * WINDOW_SHARE))
+
+
+def window_reservation(window_tokens: int, budget: int) -> int:
+    """What the window holds back from the other tiers (quantized up, capped)."""
+    step = max(1, budget // RESERVE_DIVISOR)
+    return min(max(window_cap(budget), window_tokens),
+               int(math.ceil(window_tokens / step) * step))
+
+
+@dataclass
+class Fill(Generic[T]):
+    """One tier's selection: what it took, its cost, and whether it wanted more."""
+
+    result: T
+    used: int
+    demand: int  # cost of everything it could take
+
+    @property
+    def satisfied(self) -> bool:
+        return self.used >= self.demand
+
+
+Filler = Callable[[int], Fill]
+
+
+def distribute(remaining: int, fillers: dict[str, Filler]) -> dict[str, Fill]:
+    """Run the tier fillers (keys of TIER_SHARES, in priority order) within `remaining`."""
+    remaining = max(0, remaining)
+    fills: dict[str, Fill] = {}
+    names = [n for n in TIER_SHARES if n in fillers]
+    shares = {n: TIER_SHARES[n] for n in names}
+    # a tier with nothing to offer does not hold a share
+    probe = {n: fillers[n](0) for n in names}
+    active = [n for n in names if probe[n].demand > 0]
+    total_share = sum(shares[n] for n in active) or 1.0
+    for n in names:
+        if n not in active:
+            fills[n] = probe[n]
+            continue
+        cap = int(remaining * shares[n] / total_share)
+        fills[n] = fillers[n](cap)
+    stable = [n for n in ("outline", "neighbors") if n in active]
+    spare = remaining - sum(fills[n].used for n in names)
+    spare_stable = sum(int(remaining * shares[n] / total_share) - fills[n].used
+                       for n in stable)
+    pool = min(spare, spare_stable)
+    for n in stable:  # stable tiers share what stable tiers left
+        if pool <= 0 or fills[n].satisfied:
+            continue
+        before = fills[n].used
+        fills[n] = fillers[n](before + pool)
+        pool -= fills[n].used - before
+    if "recent" in active and not fills["recent"].satisfied:
+        spare = remaining - sum(fills[n].used for n in names)
+        if spare > 0:
+            fills["recent"] = fillers["recent"](fills["recent"].used + spare)
+    return fills

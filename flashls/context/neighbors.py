@@ -1,0 +1,184 @@
+"""Tier 3: signatures from the files the current file imports.
+
+Entries are outline items of the resolved files. Symbols this file actually uses come
+first, ranked by how close to the cursor they are used (uses on import lines count as
+far away); then the other signatures of those files, top-level ones first. Selected
+entries are rendered per file in file order, members inside their container headers,
+so the text of a file only changes when its selection does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+from .analysis import Analysis, analyze
+from .imports import resolve_imports
+from .languages import LanguageSpec, language_for
+from .outline import closure, render
+from .syntax import ParsedDocument
+from .tokens import estimate_tokens
+from .workspace import Workspace
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+IMPORT_LINE_DISTANCE = 100_000  # a name seen only on import lines: used, but far away
+MAX_NEIGHBOR_FILES = 24
+
+
+@lru_cache(maxsize=65536)
+def line_identifiers(line: str) -> frozenset[str]:
+    return frozenset(_IDENT.findall(line))
+
+
+def identifiers(text: str) -> frozenset[str]:
+    return frozenset(_IDENT.findall(text))
+
+
+@dataclass(frozen=True)
+class NeighborFile:
+    path: str
+    source: str  # workspace-relative
+    analysis: Analysis
+    rank: int  # order of its import
+
+
+def part_overhead(source: str) -> int:
+    """Tokens the prompt spends to label a part with its file (a comment line)."""
+    return estimate_tokens(f"// {source}\n")
+
+
+def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
+                   workspace: Workspace,
+                   open_by_path: Mapping[str, ParsedDocument]) -> list[NeighborFile]:
+    """The analyzed files `path` imports (open buffers win over disk)."""
+    out: list[NeighborFile] = []
+    queue = [(f, False) for f in resolve_imports(spec, path, symbols, workspace)]
+    seen = {os.path.realpath(path)} | {os.path.realpath(f) for f, _ in queue}
+    rank = -1
+    while queue:
+        file, hopped = queue.pop(0)
+        rank += 1
+        if len(out) >= MAX_NEIGHBOR_FILES:
+            break
+        real = os.path.realpath(file)
+        pdoc = open_by_path.get(real)
+        file_spec = (language_for(pdoc.doc.language_id, file) if pdoc else None) or \
+            language_for("", file)
+        if file_spec is None:
+            continue
+        if pdoc is not None:
+            text = pdoc.doc.text
+            if len(text) > workspace.max_bytes or "\0" in text[:8192]:
+                continue
+            key: tuple = ("buffer", pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
+        else:
+            text = workspace.read(file)
+            stamp = workspace.stamp(file)
+            if text is None or stamp is None:
+                continue
+            key = ("disk", real, stamp)
+        analysis = analyze(file_spec, text, key)
+        out.append(NeighborFile(file, workspace.relative(file), analysis, rank))
+        if not hopped and _is_barrel(file, analysis):
+            # index.ts / __init__.py / mod.rs re-export their neighbors: follow once
+            for nxt in resolve_imports(file_spec, file, analysis, workspace):
+                real_next = os.path.realpath(nxt)
+                if real_next not in seen:
+                    seen.add(real_next)
+                    queue.append((nxt, True))
+    return out
+
+
+BARREL_STEMS = frozenset({"index", "__init__", "mod", "lib"})
+
+
+def _is_barrel(path: str, analysis: Analysis) -> bool:
+    """A file that mostly re-exports others (its definitions are elsewhere)."""
+    stem = os.path.basename(path).split(".")[0]
+    definitions = sum(1 for it in analysis.items if it.kind != "import")
+    return stem in BARREL_STEMS or definitions <= 1
+
+
+def usage_distances(lines: Sequence[str], cursor_line: int, names: set[str],
+                    skip_lines: frozenset[int]) -> dict[str, int]:
+    """For each of `names` used in `lines`: the distance (in lines) of its nearest use
+    to the cursor. Names used only on `skip_lines` (imports) get a large distance."""
+    found: dict[str, int] = {}
+    if not names:
+        return found
+    for row, line in enumerate(lines):
+        hits = line_identifiers(line) & names
+        if not hits:
+            continue
+        distance = IMPORT_LINE_DISTANCE + abs(row - cursor_line) if row in skip_lines \
+            else abs(row - cursor_line)
+        for name in hits:
+            old = found.get(name)
+            if old is None or distance < old:
+                found[name] = distance
+    return found
+
+
+@dataclass(frozen=True)
+class NeighborPlan:
+    """Selected items per file (by index into the file's items)."""
+
+    files: tuple[NeighborFile, ...]
+    selected: tuple[frozenset[int], ...]
+    used: int
+    demand: int  # cost of everything that could be selected
+
+    def texts(self) -> list[tuple[NeighborFile, str]]:
+        out = []
+        for file, chosen in zip(self.files, self.selected):
+            if chosen:
+                out.append((file, render(file.analysis.items, set(chosen))))
+        return out
+
+
+def candidate_order(files: Sequence[NeighborFile], distances: Mapping[str, int]
+                    ) -> list[tuple[int, int]]:
+    """(file index, item index) in priority order: used symbols nearest the cursor
+    first, then the rest of each file's signatures, top-level first."""
+    used, other = [], []
+    for f_index, file in enumerate(files):
+        for i_index, item in enumerate(file.analysis.items):
+            if item.kind == "import":
+                continue
+            d = distances.get(item.name)
+            if d is not None:
+                used.append((d, file.rank, item.start, f_index, i_index))
+            else:
+                other.append((item.level, file.rank, item.start, f_index, i_index))
+    used.sort()
+    other.sort()
+    return [(f, i) for *_, f, i in used] + [(f, i) for *_, f, i in other]
+
+
+def plan(files: Sequence[NeighborFile], order: Sequence[tuple[int, int]], budget: int
+         ) -> NeighborPlan:
+    """Greedy whole-entry selection within `budget`, counting each file's label once."""
+    chosen: list[set[int]] = [set() for _ in files]
+    used = 0
+    demand = 0
+    for f_index, file in enumerate(files):
+        items = file.analysis.items
+        cost = sum(it.tokens for it in items if it.kind != "import")
+        if cost:
+            demand += cost + part_overhead(file.source)
+    for f_index, i_index in order:
+        items = files[f_index].analysis.items
+        need = closure(items, i_index, chosen[f_index])
+        if not need:
+            continue
+        cost = sum(items[i].tokens for i in need)
+        if not chosen[f_index]:
+            cost += part_overhead(files[f_index].source)
+        if used + cost > budget:
+            continue
+        chosen[f_index].update(need)
+        used += cost
+    return NeighborPlan(tuple(files), tuple(frozenset(c) for c in chosen), used, demand)

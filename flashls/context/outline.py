@@ -1,0 +1,246 @@
+"""Signature outlines: a file's imports and definitions with bodies elided.
+
+A file becomes a list of `Item`s (one per import statement, definition header, class
+member) that can be selected independently and rendered in file order. The same items
+serve Tier 2 (the current file's outline) and Tier 3 (neighbor files' signatures).
+
+Rendering rules, per definition:
+* one-line definitions are shown as they are;
+* definitions without a body (types, constants, prototypes) are shown whole, up to
+  `MAX_FULL_LINES` lines;
+* containers (classes, impls, traits, namespaces) show their header, their selected
+  members, then their closing line;
+* functions show their signature lines, their docstring's first line, an elision
+  comment in the language's syntax, and their closing line (brace languages).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple, Sequence
+
+from .languages import LanguageSpec
+from .secrets import redact
+from .symbols import Definition, ImportRef
+from .tokens import estimate_tokens
+
+MAX_FULL_LINES = 10  # a body-less definition longer than this is cut with an elision
+MAX_HEADER_LINES = 8  # a signature longer than this keeps its first lines only
+TRANSPARENT_KINDS = frozenset({"module"})  # namespaces don't count as a nesting level
+CONTAINER_KINDS = frozenset({"class", "interface", "trait", "impl", "module", "struct",
+                             "enum"})
+_CLOSING = re.compile(r"^\s*[\]\)\}]+[;,]?\s*(//.*|/\*.*)?$")
+
+
+class Item(NamedTuple):
+    """One selectable piece of an outline (a NamedTuple: built by the thousand)."""
+
+    name: str  # symbol name ("" for imports)
+    kind: str  # definition kind, or "import"
+    level: int  # 0 import, 1 top-level definition, 2 member of a container
+    start: int  # first source line shown (file order)
+    end: int  # last source line of the definition (or import)
+    lines: tuple[str, ...]  # rendered lines before any members
+    tail: tuple[str, ...]  # rendered after the members (a container's closing line)
+    parent: int  # index of the container item (absolute), -1 if none
+    tokens: int  # estimated cost of lines + tail
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _elision(spec: LanguageSpec, indent: str) -> str:
+    return f"{indent}{spec.line_comment} ..."
+
+
+def _body_indent(d: Definition, lines: tuple[str, ...]) -> str:
+    for row in range(d.header_end + 1, min(d.end + 1, d.header_end + 6, len(lines))):
+        if lines[row].strip():
+            ind = _indent(lines[row])
+            if len(ind) > len(_indent(lines[d.start])):
+                return ind
+            break
+    head = _indent(lines[min(d.header_end, len(lines) - 1)])
+    return head + ("\t" if head.startswith("\t") else "    ")
+
+
+def _closing(d: Definition, lines: tuple[str, ...]) -> tuple[str, ...]:
+    if d.end > d.header_end and d.end < len(lines) and _CLOSING.match(lines[d.end]):
+        return (lines[d.end],)
+    return ()
+
+
+def _header(spec: LanguageSpec, d: Definition, lines: tuple[str, ...]) -> list[str]:
+    """Signature lines (decorators/attributes included), capped, plus the docstring."""
+    last = min(d.header_end, len(lines) - 1)
+    head = list(lines[d.start:last + 1])
+    if len(head) > MAX_HEADER_LINES:
+        head = head[:MAX_HEADER_LINES - 1] + [_elision(spec, _indent(head[-1]) or "    ")]
+    if d.doc is not None:
+        if d.doc_line < d.start:
+            head.insert(0, d.doc)
+        elif d.doc_line > last:
+            head.append(d.doc)
+    return head
+
+
+def _render(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container: bool
+            ) -> tuple[list[str], list[str]]:
+    if d.start == d.end:
+        return _header(spec, d, lines), []
+    if not d.has_body:
+        body = list(lines[d.start:d.end + 1])
+        if len(body) > MAX_FULL_LINES:
+            closing = list(_closing(d, lines))
+            body = body[:MAX_FULL_LINES - 1 - len(closing)] + \
+                [_elision(spec, _body_indent(d, lines))] + closing
+        if d.doc is not None and d.doc_line < d.start:
+            body.insert(0, d.doc)
+        return body, []
+    head = _header(spec, d, lines)
+    if container:
+        return head, [_elision(spec, _body_indent(d, lines))] + list(_closing(d, lines))
+    if d.end > d.header_end:
+        head.append(_elision(spec, _body_indent(d, lines)))
+    return head + list(_closing(d, lines)), []
+
+
+def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definition],
+                imports: Sequence[ImportRef]) -> tuple[Item, ...]:
+    """All outline items of a file (or chunk), in file order."""
+    items: list[Item] = []
+    seen_imports: set[tuple[int, int]] = set()
+    for imp in imports:
+        span = (imp.start, imp.end)
+        if span in seen_imports or imp.start >= len(lines) or \
+                lines[imp.start][:1] in (" ", "\t"):
+            continue  # function-local imports are not part of the outline
+        seen_imports.add(span)
+        shown, cost = _finish(tuple(lines[imp.start:imp.end + 1]))
+        items.append(Item("", "import", 0, imp.start, imp.end, shown, (), -1, cost))
+    import_lines = {i for imp in imports for i in range(imp.start, imp.end + 1)}
+
+    # levels: top-level definitions 1, members of a container 2 (namespaces are
+    # transparent); nested functions and anything deeper are left out
+    level_of: dict[int, int] = {}
+    has_members: set[int] = set()
+    for index, d in enumerate(defs):
+        if d.start in import_lines:
+            continue
+        if d.parent == -1:
+            level_of[index] = 1
+            continue
+        p = defs[d.parent]
+        if d.parent not in level_of or not p.has_body or p.kind not in CONTAINER_KINDS \
+                or d.start <= p.header_end:  # a one-line container shows its members
+            continue
+        level = level_of[d.parent] + (0 if p.kind in TRANSPARENT_KINDS else 1)
+        if level > 2:
+            continue
+        level_of[index] = level
+        has_members.add(d.parent)
+    item_of: dict[int, int] = {}
+    for index, d in enumerate(defs):
+        if index not in level_of:
+            continue
+        container = index in has_members
+        head, tail = _render(spec, d, lines, container)
+        head_t, head_cost = _finish(tuple(head))
+        tail_t, tail_cost = _finish(tuple(tail))
+        parent_item = -1
+        p = d.parent
+        while p != -1 and p not in item_of:
+            p = defs[p].parent
+        if p != -1:
+            parent_item = item_of[p]
+        item_of[index] = len(items)
+        items.append(Item(d.name, d.kind, level_of[index], min(d.start, d.doc_line)
+                          if d.doc_line != -1 else d.start, d.end, head_t, tail_t,
+                          parent_item, head_cost + tail_cost))
+    return tuple(items)
+
+
+@lru_cache(maxsize=32768)
+def _finish(lines: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
+    """Redacted lines and their token cost (memoized: unchanged code costs nothing)."""
+    if not lines:
+        return (), 0
+    shown = tuple(redact(line) for line in lines)
+    return shown, estimate_tokens("".join(line + "\n" for line in shown))
+
+
+def render(items: tuple[Item, ...], selected: set[int]) -> str:
+    """The selected items in file order; members inside their container."""
+    out: list[str] = []
+    children: dict[int, list[int]] = {}
+    for index in sorted(selected):
+        parent = items[index].parent
+        if parent != -1:
+            children.setdefault(parent, []).append(index)
+
+    def emit(index: int) -> None:
+        item = items[index]
+        out.extend(item.lines)
+        for child in children.get(index, ()):
+            emit(child)
+        out.extend(item.tail)
+
+    for index in sorted(selected, key=lambda i: (items[i].start, i)):
+        if items[index].parent == -1 or items[index].parent not in selected:
+            if items[index].parent != -1:
+                continue  # a member without its container is never rendered
+            emit(index)
+    return "".join(line + "\n" for line in out)
+
+
+def closure(items: tuple[Item, ...], index: int, selected: set[int]) -> list[int]:
+    """`index` plus the containers it needs that are not selected yet."""
+    need = []
+    while index != -1 and index not in selected:
+        need.append(index)
+        index = items[index].parent
+    return need
+
+
+def select(items: tuple[Item, ...], order: list[int], budget: int,
+           selected: set[int] | None = None) -> tuple[set[int], int]:
+    """Greedily take items in `order` (with their containers) while they fit `budget`.
+    An item that does not fit is skipped whole; smaller ones after it may still fit."""
+    chosen: set[int] = set(selected or ())
+    used = 0
+    for index in order:
+        if index in chosen:
+            continue
+        item = items[index]
+        if item.parent == -1:  # the common case, without building a list
+            if used + item.tokens <= budget:
+                chosen.add(index)
+                used += item.tokens
+            continue
+        need = closure(items, index, chosen)
+        if not need:
+            continue
+        cost = sum(items[i].tokens for i in need)
+        if used + cost > budget:
+            continue
+        chosen.update(need)
+        used += cost
+    return chosen, used
+
+
+def outline_order(items: tuple[Item, ...], window: tuple[int, int]) -> list[int]:
+    """Tier 2 priority: imports, then top-level signatures, then members, each nearest
+    to the window first. Items the window already shows are left out."""
+    lo, hi = window
+    ranked = []
+    for index, item in enumerate(items):
+        if lo <= item.start and item.end <= hi:
+            continue  # wholly inside the window
+        if item.kind == "import" and lo <= item.start <= hi:
+            continue
+        distance = lo - item.end if item.end < lo else item.start - hi if item.start > hi else 0
+        ranked.append((item.level, distance, item.start, index))
+    ranked.sort()
+    return [index for *_, index in ranked]

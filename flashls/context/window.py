@@ -1,0 +1,207 @@
+"""Tier 1: the text around the cursor, trimmed by whole lines.
+
+* The prefix gets most of the window budget (`PREFIX_SHARE`), the suffix the rest;
+  whatever one side leaves unused goes to the other.
+* The window's first line moves in large, deterministic steps: it is the earliest
+  *anchor* whose text up to the cursor fits. Anchors are one per `GRID`-line cell: the
+  first top-level definition starting in the cell, or the cell's first line. While the
+  user types, the window start (and so the bytes DeepSeek's prefix cache has seen)
+  stays put until the prefix no longer fits, then jumps a whole cell.
+* The end of the suffix snaps to the same grid, so the window's line range (which the
+  outline excludes) does not change with every keystroke either.
+* The headers of the scopes enclosing the cursor (class, function, and block
+  signatures) are kept above the window even when their bodies are cut, each followed
+  by an elision comment when lines are skipped after it.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from dataclasses import dataclass
+from typing import Sequence
+
+from .languages import LanguageSpec
+from .secrets import clean
+from .tokens import estimate_tokens
+
+GRID = 32  # lines per anchor cell
+SUFFIX_GRID = 8
+PREFIX_SHARE = 0.75
+QUANTUM_DIVISOR = 8  # leftovers handed across sides in steps of budget / 8
+
+
+@dataclass(frozen=True)
+class Window:
+    prefix: str  # redacted, ends exactly at the cursor
+    suffix: str  # redacted, starts exactly at the cursor
+    start_line: int  # first line of the contiguous window (headers come before it)
+    end_line: int  # last line of the window (inclusive)
+    header_lines: tuple[int, ...]  # scope header lines shown above start_line
+    tokens: int  # estimate of prefix + suffix
+
+
+@lru_cache(maxsize=65536)
+def _line_cost(line: str) -> int:
+    return estimate_tokens(line + "\n")
+
+
+def _quantize_up(value: int, quantum: int) -> int:
+    return int(math.ceil(value / quantum) * quantum) if quantum > 0 else value
+
+
+def anchors(cursor_line: int, top_level_starts: Sequence[int]) -> list[int]:
+    """Candidate window starts at or before the cursor line, ascending."""
+    firsts: dict[int, int] = {}
+    for start in top_level_starts:
+        if 0 <= start <= cursor_line:
+            cell = start // GRID
+            if cell not in firsts or start < firsts[cell]:
+                firsts[cell] = start
+    out = sorted({firsts.get(cell, cell * GRID) for cell in range(cursor_line // GRID + 1)})
+    return [a for a in out if a <= cursor_line] + ([cursor_line] if cursor_line not in out
+                                                   else [])
+
+
+def _header_block(spec: LanguageSpec, lines: Sequence[str], scopes: Sequence[tuple[int, int]],
+                  start: int) -> tuple[list[str], list[int]]:
+    """Header lines of the scopes that begin above `start`, with elisions for gaps."""
+    shown: list[str] = []
+    rows: list[int] = []
+    outer = [(s, min(e, start - 1)) for s, e in scopes if s < start]
+    for i, (s, e) in enumerate(outer):
+        if rows and s <= rows[-1]:
+            s = rows[-1] + 1
+        for row in range(s, e + 1):
+            shown.append(lines[row])
+            rows.append(row)
+        following = outer[i + 1][0] if i + 1 < len(outer) else start
+        if rows and following > rows[-1] + 1:
+            indent_src = lines[following] if following < len(lines) else ""
+            if not indent_src.strip() or following == start:
+                indent_src = next((lines[r] for r in range(rows[-1] + 1, min(following,
+                                   rows[-1] + 8)) if lines[r].strip()), lines[rows[-1]])
+            indent = indent_src[: len(indent_src) - len(indent_src.lstrip())]
+            if len(indent) <= len(lines[rows[-1]]) - len(lines[rows[-1]].lstrip()):
+                head = lines[rows[-1]]
+                indent = head[: len(head) - len(head.lstrip())] + "    "
+            shown.append(f"{indent}{spec.line_comment} ...")
+    return shown, rows
+
+
+def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget: int, *,
+                 spec: LanguageSpec | None = None,
+                 scopes: Sequence[tuple[int, int]] = (),
+                 top_level_starts: Sequence[int] = ()) -> Window:
+    """The cursor window within `budget` tokens.
+
+    `lines` are the document's lines, `cursor_col` a str index into the cursor's line,
+    `scopes` (start, header_end) of enclosing scopes outermost first.
+    """
+    budget = max(0, budget)
+    n = len(lines)
+    cursor_line = max(0, min(cursor_line, n - 1))
+    current = lines[cursor_line]
+    head, tail = current[:cursor_col], current[cursor_col:]
+    quantum = max(1, budget // QUANTUM_DIVISOR)
+    prefix_budget = int(budget * PREFIX_SHARE)
+    suffix_budget = budget - prefix_budget
+
+    # suffix first: when it reaches the end of the file its leftover goes to the prefix
+    end, suffix_used = _suffix_end(lines, cursor_line, tail, suffix_budget)
+    if end == n - 1:
+        prefix_budget = budget - min(suffix_budget, _quantize_up(suffix_used, quantum))
+    start, prefix_rows, headers = _prefix_start(spec, lines, cursor_line, head, scopes,
+                                                top_level_starts, prefix_budget)
+    prefix_text = _join(headers + list(lines[start:cursor_line])) + head
+    prefix = clean(prefix_text)
+    prefix_used = estimate_tokens(prefix)
+    if start == 0 and end < n - 1:  # the whole top fits: hand the rest to the suffix
+        spare = budget - _quantize_up(prefix_used, quantum)
+        if spare > suffix_budget:
+            end, suffix_used = _suffix_end(lines, cursor_line, tail, spare)
+    suffix_text = tail + "".join("\n" + line for line in lines[cursor_line + 1:end + 1])
+    suffix = clean(suffix_text)
+    suffix_used = estimate_tokens(suffix)
+    # trimming by lines could only overshoot through the pathological cursor line
+    while prefix_used + suffix_used > budget and suffix:
+        cut = suffix.rfind("\n")
+        suffix = suffix[:cut] if cut > 0 else ""
+        end = max(cursor_line, end - 1)
+        suffix_used = estimate_tokens(suffix)
+    if prefix_used + suffix_used > budget:
+        prefix = _fit_tail_chars(prefix, budget - suffix_used)
+        prefix_used = estimate_tokens(prefix)
+    return Window(prefix, suffix, start, end, tuple(prefix_rows), prefix_used + suffix_used)
+
+
+def _join(rows: Sequence[str]) -> str:
+    return "".join(line + "\n" for line in rows)
+
+
+def _fit_tail_chars(text: str, budget: int) -> str:
+    """Last resort for one enormous line: keep its end (the part next to the cursor)."""
+    if budget <= 0:
+        return ""
+    lo, hi = 0, len(text)
+    while lo < hi:  # smallest cut whose remainder fits
+        mid = (lo + hi) // 2
+        if estimate_tokens(text[mid:]) <= budget:
+            hi = mid
+        else:
+            lo = mid + 1
+    return text[lo:]
+
+
+def _prefix_start(spec: LanguageSpec | None, lines: Sequence[str], cursor_line: int,
+                  head: str, scopes: Sequence[tuple[int, int]],
+                  top_level_starts: Sequence[int], budget: int
+                  ) -> tuple[int, list[int], list[str]]:
+    head_cost = estimate_tokens(head) if head else 0
+    # cumulative cost of lines [row, cursor_line) going up, until over budget
+    cost_from: dict[int, int] = {cursor_line: head_cost}
+    used = head_cost
+    row = cursor_line
+    while row > 0:
+        used += _line_cost(lines[row - 1])
+        if used > budget:
+            break
+        row -= 1
+        cost_from[row] = used
+    earliest = row
+    for anchor in anchors(cursor_line, top_level_starts):
+        if anchor < earliest:
+            continue
+        if spec is None or not scopes:
+            return anchor, [], []
+        headers, rows = _header_block(spec, lines, scopes, anchor)
+        header_cost = estimate_tokens(_join(headers)) if headers else 0
+        if cost_from[anchor] + header_cost <= budget:
+            return anchor, rows, headers
+    # not even the cursor line with its headers fits: drop the headers
+    return cursor_line, [], []
+
+
+def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int
+                ) -> tuple[int, int]:
+    """Last line of the suffix (inclusive), snapped to the grid, and its cost."""
+    n = len(lines)
+    used = estimate_tokens(tail) if tail else 0
+    last_fit = cursor_line
+    costs = {cursor_line: used}
+    row = cursor_line
+    while row + 1 < n:
+        extra = _line_cost(lines[row + 1])
+        if used + extra > budget:
+            break
+        used += extra
+        row += 1
+        costs[row] = used
+    last_fit = row
+    if last_fit == n - 1:
+        return last_fit, costs[last_fit]
+    for grid in (SUFFIX_GRID, 4, 1):
+        snapped = ((last_fit + 1) // grid) * grid - 1  # end just before a grid line
+        if snapped >= cursor_line:
+            return snapped, costs[snapped]
+    return cursor_line, costs[cursor_line]
