@@ -49,6 +49,7 @@ class Recorded:
     received_at: float
     aborted: bool = False  # the client closed the connection before the end
     completed: bool = False
+    finished_at: float = 0.0  # monotonic time the last byte was sent
     usage: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -325,6 +326,7 @@ class FakeDeepSeek:
                 await send(b"data: [DONE]\n\n")
             writer.write(b"0\r\n\r\n")
             await writer.drain()
+            record.finished_at = time.monotonic()
             record.completed = True
             await _finish(eof)
             return True

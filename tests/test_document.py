@@ -58,3 +58,22 @@ def test_change_with_end_before_start_is_rejected_and_changes_nothing():
 
 def test_units():
     assert units("😀", "utf-16") == 2 and units("😀", "utf-8") == 4 and units("😀", "utf-32") == 1
+
+
+def test_incremental_line_index_matches_a_full_scan_under_random_edits():
+    import random
+
+    from flashls.context.document import line_starts
+    rng = random.Random(1)
+    alphabet = ["a", "\n", "\r", "\r\n", "é", "😀", " "]
+    for _ in range(1500):
+        d = doc("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))), "utf-32")
+        for _ in range(5):
+            s = rng.randint(0, len(d.text))
+            e = rng.randint(s, len(d.text))
+            new = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 4)))
+            ps, pe = d.position_at(s), d.position_at(e)  # (inside "\r\n" snaps back)
+            expected = d.text[:d.offset_at(*ps)] + new + d.text[d.offset_at(*pe):]
+            d.apply_change(ps, pe, new)
+            assert d.text == expected
+            assert d.starts == line_starts(d.text)
