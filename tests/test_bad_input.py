@@ -1,0 +1,217 @@
+"""Bad input from the client: clear errors or safe no-ops, never a crash or a corrupt document.
+
+The server runs as a subprocess driven by a raw JSON-RPC client (`benchmarks.soak.RawLsp`)
+so the tests can write bytes no well-behaved client library would. Document text is
+verified through `flashls.showContext`, which shows exactly what would be sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.soak import RawLsp
+from tests.fake_deepseek import FakeDeepSeek, Reply
+
+KEY = "sk-badinput-key-0123456789"
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+
+
+@pytest.fixture
+def fake():
+    server = FakeDeepSeek(lambda req: Reply(text="ok()")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def raw(fake, tmp_path):
+    client = RawLsp({"baseUrl": fake.url, "apiKey": KEY,
+                     "completion": {"debounceMs": 0, "timeoutMs": 3000}})
+    await client.start()
+    await client.initialize(tmp_path)
+    yield client
+    # after every test: the server still answers, then exits cleanly
+    alive = await client.command("flashls.showSettings")
+    assert "result" in alive, alive
+    assert await client.shutdown() == 0
+    assert KEY.encode() not in client.stderr
+    assert not any(KEY in json.dumps(n) for n in client.notifications)
+
+
+async def context_at(raw: RawLsp, uri: str, line: int, character: int) -> dict:
+    answer = await raw.command("flashls.showContext",
+                               {"uri": uri, "position": {"line": line, "character": character}})
+    return answer
+
+
+async def text_around(raw: RawLsp, uri: str, line: int, character: int) -> tuple[str, str]:
+    """(prompt, suffix) the server would send at a position: its view of the text."""
+    answer = await context_at(raw, uri, line, character)
+    assert "result" in answer, answer
+    return answer["result"]["prompt"], answer["result"]["suffix"]
+
+
+async def items(raw: RawLsp, uri: str, line: int, character: int, **params) -> list:
+    answer = await asyncio.wait_for(raw.inline(uri, line, character, invoked=True), 15)
+    assert "result" in answer, answer
+    return [i["insertText"] for i in (answer["result"] or {}).get("items", [])]
+
+
+async def test_malformed_json_rpc_is_skipped_and_the_server_keeps_answering(raw, tmp_path):
+    garbage = [b"{not json}", b"[1, 2, 3]", b'"just a string"', b"null", b"42",
+               b'{"jsonrpc": "2.0"}', b'{"jsonrpc": "2.0", "method": 17}',
+               b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "initialize"}',
+               b'{"id": 5, "method": "textDocument/inlineCompletion", "params": "nope"}',
+               "{\"method\": \"\u00e9\u0000\"}".encode(), b"\xff\xfe\x00garbage"]
+    for body in garbage:
+        raw.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    raw.send_raw(b"X-Nonsense-Header: 1\r\n")  # a header line that is not Content-Length
+    raw.send_raw(b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n")
+    raw.send_raw(b"Content-Length: 2\r\n\r\n{}")
+    uri = (tmp_path / "a.py").as_uri()
+    raw.open(uri, "a = \n")
+    assert await items(raw, uri, 0, 4) == ["ok()"]
+
+
+async def test_unknown_methods_get_method_not_found_and_notifications_are_ignored(raw):
+    for method in ("foo/bar", "textDocument/teleport", "$/unknownRequest", ""):
+        answer = await raw.ask(method, {"x": 1})
+        assert answer["error"]["code"] == METHOD_NOT_FOUND, (method, answer)
+    raw.notify("workspace/frobnicate", {"a": [1, 2]})
+    raw.notify("$/setTrace", {"value": "verbose"})
+    raw.notify("$/progress", {"token": "t", "value": {"kind": "end"}})
+    answer = await raw.command("flashls.noSuchCommand")
+    assert "error" in answer
+
+
+async def test_requests_for_documents_never_opened(raw, tmp_path):
+    uri = (tmp_path / "ghost.py").as_uri()
+    assert await items(raw, uri, 0, 0) == []
+    answer = await raw.ask("textDocument/completion", {
+        "textDocument": {"uri": uri}, "position": {"line": 3, "character": 1}})
+    assert answer["result"]["items"] == []
+    answer = await context_at(raw, uri, 0, 0)
+    assert "not open" in answer["error"]["message"] or "no open" in answer["error"]["message"]
+    raw.change(uri, 2, (0, 0), (0, 0), "x")  # didChange / didClose for it: no-ops
+    raw.close(uri)
+    for bad_uri in ("", "not a uri", "file:///", "untitled:Untitled-1", "http://x/y.py",
+                    "file:///%ZZ/bad.py"):
+        assert await items(raw, bad_uri, 0, 0) == []
+
+
+async def test_positions_past_the_end_are_clamped_not_applied_elsewhere(raw, tmp_path):
+    uri = (tmp_path / "p.py").as_uri()
+    raw.open(uri, "ab\ncd\n")
+    assert await items(raw, uri, 0, 99) == ["ok()"]  # end of line 0
+    assert await items(raw, uri, 99, 0) == ["ok()"]  # end of the file
+    prompt, suffix = await text_around(raw, uri, 0, 99)
+    assert prompt.endswith("ab") and suffix == "\ncd\n"
+    raw.change(uri, 2, (0, 50), (0, 60), "X")  # past the end of line 0: its end
+    raw.change(uri, 3, (40, 0), (41, 0), "Z")  # past the end of the file: the end
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "abX\ncd\nZ"
+    for line, character in ((-1, 0), (0, -5), (2 ** 40, 0)):
+        answer = await raw.ask("textDocument/inlineCompletion", {
+            "textDocument": {"uri": uri}, "position": {"line": line, "character": character},
+            "context": {"triggerKind": 1}}, timeout_s=10)
+        assert answer["error"]["code"] == INVALID_PARAMS  # answered, never left waiting
+    raw.change(uri, 4, (-1, 0), (0, 1), "?")  # a negative position is rejected, not applied
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "abX\ncd\nZ"
+
+
+async def test_positions_inside_a_surrogate_pair_never_split_a_character(raw, tmp_path):
+    uri = (tmp_path / "s.py").as_uri()
+    raw.open(uri, "s = '😀😀'\n")  # each emoji is two UTF-16 code units
+    assert await items(raw, uri, 0, 6) == ["ok()"]  # inside the first emoji
+    raw.change(uri, 2, (0, 6), (0, 6), "x")  # snaps to the emoji's start
+    raw.change(uri, 3, (0, 9), (0, 10), "")  # a range ending inside the second emoji
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "s = 'x😀'\n"  # whole characters inserted before and deleted
+
+
+async def test_lone_surrogates_from_the_client_do_not_break_requests(raw, fake, tmp_path):
+    """JSON may carry "\\ud83d" alone (half an emoji); it must never crash a request."""
+    uri = (tmp_path / "half.py").as_uri()
+    raw.open(uri, 'x = "\ud83d"\ny = \n')
+    answer = await asyncio.wait_for(raw.inline(uri, 1, 4, invoked=True), 15)
+    assert "error" not in answer, answer
+    assert [i["insertText"] for i in answer["result"]["items"]] == ["ok()"]
+    sent = fake.completion_requests()[-1].body["prompt"]
+    assert 'x = "\ufffd"' in sent  # replaced, not dropped or passed on as invalid UTF-8
+    states = [n["params"]["state"] for n in raw.notifications if n["method"] == "flashls/status"]
+    assert states and states[-1] != "thinking"
+
+
+async def test_a_50_mb_document_is_tracked_but_never_sent(raw, fake, tmp_path):
+    uri = (tmp_path / "huge.py").as_uri()
+    line = "value = compute(alpha, beta)  # filler filler filler filler\n"
+    raw.open(uri, line * (50_000_000 // len(line)))
+    await raw.drain()
+    raw.change(uri, 2, (0, 0), (0, 0), "# edited\n")
+    assert await items(raw, uri, 0, 9) == []
+    assert "error" in await context_at(raw, uri, 0, 0)
+    raw.close(uri)
+    small = (tmp_path / "small.py").as_uri()
+    raw.open(small, "z = \n")
+    assert await items(raw, small, 0, 4) == ["ok()"]
+    assert all(len(json.dumps(r.body)) < 1_000_000 for r in fake.completion_requests())
+
+
+async def test_binary_content_is_never_sent(raw, fake, tmp_path):
+    uri = (tmp_path / "blob.py").as_uri()
+    raw.open(uri, "PK\x03\x04\x00\x00\x01\x02binary\x00junk\n\x7fELF\x00\n")
+    assert await items(raw, uri, 0, 2) == []
+    raw.change(uri, 2, (1, 0), (1, 0), "more\x00")
+    assert await items(raw, uri, 1, 0) == []
+    assert fake.completion_requests() == []
+
+
+async def test_unknown_language_still_completes_from_the_cursor_window(raw, tmp_path):
+    uri = (tmp_path / "prog.zzlang").as_uri()
+    raw.open(uri, "frobnicate the widget\nnext: \n", language="zzlang")
+    assert await items(raw, uri, 1, 6) == ["ok()"]
+    prompt, suffix = await text_around(raw, uri, 1, 6)
+    assert prompt.endswith("frobnicate the widget\nnext: ") and suffix == "\n"
+
+
+async def test_did_change_version_gap_and_bad_ranges(raw, tmp_path):
+    uri = (tmp_path / "v.py").as_uri()
+    raw.open(uri, "one\ntwo\n", version=1)
+    raw.change(uri, 7, (0, 3), (0, 3), "!")  # versions may skip (LSP): applied exactly
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "one!\ntwo\n"
+    raw.change(uri, 8, (1, 2), (0, 1), "zzz")  # end before start: refused, doc paused
+    assert await items(raw, uri, 0, 0) == []
+    assert "error" in await context_at(raw, uri, 0, 0)  # never a half-applied text
+    raw.open(uri, "fresh\n", version=9)  # reopening starts clean
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "fresh\n"
+    raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 10},
+                                          "contentChanges": [{"text": "whole\n"}]})
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "whole\n"
+
+
+async def test_params_of_the_wrong_shape_are_refused_without_side_effects(raw, tmp_path):
+    uri = (tmp_path / "w.py").as_uri()
+    raw.open(uri, "keep = 1\n")
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": 12345}})
+    raw.notify("textDocument/didChange", {"textDocument": {"uri": uri},
+                                          "contentChanges": "not a list"})
+    raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                          "contentChanges": [{"range": "x", "text": 5}]})
+    raw.notify("textDocument/didClose", {})
+    raw.notify("workspace/didChangeConfiguration", {"settings": "garbage"})
+    raw.notify("workspace/didChangeConfiguration", {"settings": {"flashls": [1, 2]}})
+    for params in ({"textDocument": {"uri": uri}}, {"position": {"line": "a"}}, [], None):
+        answer = await raw.ask("textDocument/inlineCompletion", params, timeout_s=10)
+        assert answer["error"]["code"] == INVALID_PARAMS, (params, answer)
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "keep = 1\n"
+    assert await items(raw, uri, 0, 8) == ["ok()"]
