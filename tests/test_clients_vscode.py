@@ -133,6 +133,20 @@ def test_generator_keeps_the_rest_of_the_manifest_and_refuses_unknown_types():
     assert gen.json_type(int | None) == ["integer", "null"]
 
 
+def _server_commands() -> set[str]:
+    from flashls.lsp.server import create_server
+    return set(create_server().protocol.fm.commands)
+
+
+def test_contributed_commands_never_collide_with_server_commands():
+    """vscode-languageclient registers every server command under its own id; a
+    contributed command with the same id makes the client fail to start."""
+    contributed = {c["command"] for c in manifest()["contributes"]["commands"]}
+    server = _server_commands()
+    assert {"flashls.rewrite", "flashls.explain", "flashls.showContext"} <= server
+    assert contributed.isdisjoint(server), contributed & server
+
+
 def _require_node_modules() -> None:
     if shutil.which("npm") is None or not (VSCODE / "node_modules").is_dir():
         message = "clients/vscode/node_modules missing: run `npm ci` in clients/vscode"

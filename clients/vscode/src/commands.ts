@@ -10,6 +10,7 @@ export const SERVER_COMMANDS = {
   showSettings: 'flashls.showSettings',
   rewrite: 'flashls.rewrite',
   explain: 'flashls.explain',
+  insertExplanation: 'flashls.insertExplanation',
   showContext: 'flashls.showContext',
   showUsage: 'flashls.showUsage',
 } as const;
@@ -69,6 +70,17 @@ export function showContextParams(uri: string, position: LspPosition): ExecuteCo
 
 export function showUsageParams(): ExecuteCommandParams {
   return { command: SERVER_COMMANDS.showUsage, arguments: [] };
+}
+
+/**
+ * What to tell the user after `flashls.rewrite` ({applied, model, failureReason?}).
+ * The server itself warns when the editor refused the edit, so only success is news.
+ */
+export function rewriteOutcome(result: unknown): string | undefined {
+  if (!result || typeof result !== 'object') return undefined;
+  const { applied, model } = result as { applied?: unknown; model?: unknown };
+  if (applied !== true) return undefined;
+  return typeof model === 'string' && model ? `rewritten by ${model}` : 'rewritten';
 }
 
 /** The `markdown` field of a command result; a readable note when the result has none. */

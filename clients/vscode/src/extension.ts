@@ -17,6 +17,7 @@ import {
   formatContext,
   markdownOf,
   normalizeInstruction,
+  rewriteOutcome,
   rewriteParams,
   serverSettings,
   showContextParams,
@@ -268,8 +269,8 @@ async function rewriteSelection(): Promise<void> {
   const conv = c.code2ProtocolConverter;
   const result = await execute(
     c, rewriteParams(conv.asUri(editor.document.uri), conv.asRange(range), instruction), 'rewriting selection');
-  const message = (result as { message?: unknown } | null)?.message;
-  if (typeof message === 'string' && message) void vscode.window.showInformationMessage(`flashls: ${message}`);
+  const outcome = rewriteOutcome(result);
+  if (outcome) vscode.window.setStatusBarMessage(`flashls: ${outcome}`, 4000);
 }
 
 async function explainSelection(): Promise<void> {

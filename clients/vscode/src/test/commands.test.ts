@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  CLIENT_COMMANDS, explainParams, fence, formatContext, markdownOf, normalizeInstruction, rewriteParams,
+  CLIENT_COMMANDS, explainParams, rewriteOutcome, fence, formatContext, markdownOf, normalizeInstruction, rewriteParams,
   SERVER_COMMANDS, serverSettings, showContextParams, showUsageParams, toggleTarget, validateInstruction,
 } from '../commands';
 import { escapeHtml, markdownPage } from '../html';
@@ -39,6 +39,13 @@ test('package.json contributes exactly the client commands', () => {
   const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command).sort();
   assert.deepEqual(contributed, Object.values(CLIENT_COMMANDS).sort());
   for (const c of manifest.contributes.commands) assert.equal(c.category, 'flashls');
+});
+
+test('a rewrite is news only when it was applied', () => {
+  assert.equal(rewriteOutcome({ applied: true, model: 'deepseek-flash' }), 'rewritten by deepseek-flash');
+  assert.equal(rewriteOutcome({ applied: true }), 'rewritten');
+  assert.equal(rewriteOutcome({ applied: false, failureReason: 'stale' }), undefined);
+  assert.equal(rewriteOutcome(null), undefined);
 });
 
 test('markdownOf reads the markdown field and explains its absence', () => {
