@@ -101,7 +101,9 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
 
     window = build_window(lines, cursor_line, cursor_col, window_cap(budget),
                           spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts)
-    remaining = budget - window_reservation(window.tokens, budget)
+    whole_file = window.start_line == 0 and window.end_line >= len(lines) - 1
+    reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
+    remaining = budget - reserved
     window_range = (window.start_line, window.end_line)
 
     fillers = {}
@@ -118,13 +120,13 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                 order = candidate_order(files, distances)
                 fillers["neighbors"] = lambda cap: _as_fill(plan(files, order, cap))
     snippets = recent_snippets(current=pdoc, window_lines=window_range,
-                               window_text=window.prefix + window.suffix,
+                               prefix=window.prefix, suffix=window.suffix,
                                open_docs=open_docs, recent=recent, workspace=workspace,
                                source_of=lambda uri: source_for(uri, workspace))
     if snippets:
         fillers["recent"] = _recent_filler(snippets)
 
-    fills = distribute(remaining, fillers)
+    fills = distribute(remaining, fillers, recent_extra=reserved - window.tokens)
     parts = _parts(fills, source)
     # whole-entry trimming keeps the total within budget; this guards the invariant
     total = sum(p.tokens for p in parts) + window.tokens

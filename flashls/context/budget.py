@@ -1,8 +1,10 @@
 """One token budget for everything sent, shared by the tiers.
 
-* The cursor window may use up to `WINDOW_SHARE` of the budget. What it reserves is
-  its actual size rounded *up* to a step of budget/16, so the budget left for the
-  other tiers (and so their content) does not change with every typed character.
+* The cursor window may use up to `WINDOW_SHARE` of the budget. When the file is
+  larger than the window, it reserves that whole share, so the budget of the stable
+  tiers (and so their text, which comes first in the prompt) does not change with
+  every typed character; whatever the window leaves unused goes to recent code. When
+  the whole file fits, it reserves its size rounded up to a step of budget/16.
 * The rest is shared: each tier is guaranteed its share (outline, neighbors, recent);
   what outline and neighbors leave over goes to them in priority order (outline
   first), then everything still unused to recent. Recent code never takes budget back
@@ -27,11 +29,13 @@ def window_cap(budget: int) -> int:
     return max(0, int(budget * WINDOW_SHARE))
 
 
-def window_reservation(window_tokens: int, budget: int) -> int:
-    """What the window holds back from the other tiers (quantized up, capped)."""
+def window_reservation(window_tokens: int, budget: int, *, whole_file: bool) -> int:
+    """What the window holds back from the stable tiers."""
+    cap = max(window_cap(budget), window_tokens)
+    if not whole_file:
+        return cap
     step = max(1, budget // RESERVE_DIVISOR)
-    return min(max(window_cap(budget), window_tokens),
-               int(math.ceil(window_tokens / step) * step))
+    return min(cap, int(math.ceil(window_tokens / step) * step))
 
 
 @dataclass
@@ -50,9 +54,12 @@ class Fill(Generic[T]):
 Filler = Callable[[int], Fill]
 
 
-def distribute(remaining: int, fillers: dict[str, Filler]) -> dict[str, Fill]:
-    """Run the tier fillers (keys of TIER_SHARES, in priority order) within `remaining`."""
+def distribute(remaining: int, fillers: dict[str, Filler], *, recent_extra: int = 0
+               ) -> dict[str, Fill]:
+    """Run the tier fillers (keys of TIER_SHARES, in priority order) within `remaining`;
+    `recent_extra` (budget the window reserved but did not use) goes to recent only."""
     remaining = max(0, remaining)
+    recent_extra = max(0, recent_extra)
     fills: dict[str, Fill] = {}
     names = [n for n in TIER_SHARES if n in fillers]
     shares = {n: TIER_SHARES[n] for n in names}
@@ -78,7 +85,7 @@ def distribute(remaining: int, fillers: dict[str, Filler]) -> dict[str, Fill]:
         fills[n] = fillers[n](before + pool)
         pool -= fills[n].used - before
     if "recent" in active and not fills["recent"].satisfied:
-        spare = remaining - sum(fills[n].used for n in names)
+        spare = remaining + recent_extra - sum(fills[n].used for n in names)
         if spare > 0:
             fills["recent"] = fillers["recent"](fills["recent"].used + spare)
     return fills

@@ -31,6 +31,17 @@ RECENT_BONUS = 0.15
 MIN_SIMILARITY = 0.08
 MAX_DOC_LINES = 3000  # other open documents are sampled from their first lines
 DUPLICATE_SHARE = 0.5  # skip a chunk when this share of its lines are in the window
+# Keywords of the supported languages say nothing about what code is about.
+KEYWORDS = frozenset("""
+and as assert async await break case catch class const continue def default defer del
+do elif else enum except export extends false final finally fn for from func function go
+if impl import in interface is let loop match mod mut new nil none None null or package
+pass private protected pub public raise return self Self static struct super switch this
+throw throws trait true True False try type typeof use var void while with yield int
+string str bool float double char long unsigned auto namespace template typename
+""".split())
+QUERY_LINES_BEFORE = 20  # lines around the cursor whose identifiers are compared
+QUERY_LINES_AFTER = 10
 
 
 class RecentEdits:
@@ -96,7 +107,7 @@ def _doc_chunks(pdoc: ParsedDocument) -> tuple[list[str], list[tuple[int, frozen
         ids: set[str] = set()
         for line in lines[start:start + CHUNK_LINES]:
             ids |= line_identifiers(line)
-        chunks.append((start, frozenset(ids)))
+        chunks.append((start, frozenset(ids) - KEYWORDS))
     result = (lines, chunks)
     with _CACHE_LOCK:
         _CHUNK_IDS[key] = result
@@ -111,12 +122,17 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def recent_snippets(*, current: ParsedDocument, window_lines: tuple[int, int],
-                    window_text: str, open_docs: Mapping[str, ParsedDocument],
+                    prefix: str, suffix: str, open_docs: Mapping[str, ParsedDocument],
                     recent: RecentEdits | None, workspace: Workspace | None,
                     source_of) -> list[Snippet]:
-    """Candidate snippets, best first (not yet budgeted)."""
-    window_ids = identifiers(window_text)
-    window_set = {line.strip() for line in window_text.splitlines() if line.strip()}
+    """Candidate snippets, best first (not yet budgeted). Similarity is measured
+    against the code right around the cursor (`QUERY_LINES` lines), which says more
+    about what comes next than the whole window does."""
+    before = prefix.rsplit("\n", QUERY_LINES_BEFORE)
+    after = suffix.split("\n", QUERY_LINES_AFTER)
+    window_ids = identifiers("\n".join(before[1:] if len(before) > QUERY_LINES_BEFORE else before)
+                             + "\n".join(after[:QUERY_LINES_AFTER])) - KEYWORDS
+    window_set = {line.strip() for line in (prefix + suffix).splitlines() if line.strip()}
     current_uri = current.doc.uri
     docs: dict[str, ParsedDocument] = {}
     for uri, pdoc in open_docs.items():
@@ -144,7 +160,7 @@ def recent_snippets(*, current: ParsedDocument, window_lines: tuple[int, int],
                 continue
             current_lines = split_lines(pdoc.doc.text)
             chunks = [(s, frozenset().union(*(line_identifiers(ln) for ln in
-                                              current_lines[s:s + CHUNK_LINES])))
+                                              current_lines[s:s + CHUNK_LINES])) - KEYWORDS)
                       for s in starts if s < len(current_lines)]
         else:
             _, chunks = _doc_chunks(pdoc)

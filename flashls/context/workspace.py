@@ -25,6 +25,21 @@ MAX_FILE_BYTES = 1_000_000
 _SNIFF_BYTES = 8192
 
 
+def compile_globs(patterns: Sequence[str]) -> pathspec.PathSpec:
+    """Exclude globs (gitignore syntax); a malformed one is a clear ValueError."""
+    bad = [p for p in patterns if not isinstance(p, str)]
+    if bad:
+        raise ValueError(f"exclude globs must be strings, got {bad[0]!r}")
+    # "gitignore" is the factory's name since pathspec 1.0; older releases call it
+    # "gitwildmatch" (now deprecated)
+    factory = "gitignore" if "gitignore" in pathspec.util._registered_patterns \
+        else "gitwildmatch"
+    try:
+        return pathspec.PathSpec.from_lines(factory, list(patterns))
+    except Exception as err:
+        raise ValueError(f"invalid exclude glob: {err}") from err
+
+
 def path_from_uri(uri: str) -> str:
     """Filesystem path of a `file://` URI (other schemes and plain paths pass through)."""
     if uri.startswith("file:"):
@@ -53,10 +68,7 @@ class Workspace:
             os.path.realpath(os.path.expanduser(str(r))) for r in roots if str(r))
         self.max_bytes = max_bytes
         self.use_gitignore = use_gitignore
-        try:
-            self._exclude = pathspec.PathSpec.from_lines("gitwildmatch", list(exclude))
-        except Exception as err:  # a malformed glob: clear error, nothing changes
-            raise ValueError(f"invalid exclude glob: {err}") from err
+        self._exclude = compile_globs(exclude)
         self._lock = threading.RLock()
         self._texts: LRUCache = LRUCache(maxsize=512)  # realpath -> (stamp, text | None)
         self._ignores: LRUCache = LRUCache(maxsize=1024)  # dir -> (stamp, spec | None)
