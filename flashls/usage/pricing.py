@@ -43,8 +43,8 @@ def _price(raw: Any) -> Price | None:
 
 def price_for(prices: Mapping[str, Any], model: str, when: float | datetime) -> Price | None:
     """The price of `model` at `when`, or None when the table has no (valid) entry."""
-    entry = prices.get(model) if isinstance(prices, Mapping) else None
-    if not isinstance(entry, Mapping):
+    entry = prices.get(model) if isinstance(prices, dict) else None
+    if not isinstance(entry, dict):
         return None
     peak = is_peak(when)
     chosen = _price(entry.get("peak" if peak else "offPeak"))

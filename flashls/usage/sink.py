@@ -55,16 +55,21 @@ class LedgerSink:
         self._writer_factory = writer_factory or (lambda path: LedgerWriter(path))
         self._writer: LedgerWriter | None = None
         self._writer_path: str | None = None
+        self._writer_setting: str | None = None
         self._started: dict[int | None, list[tuple[str, str, float, float]]] = {}
         self._failed = False
 
     # -- the writer, opened lazily at the configured path ---------------------------
     def writer(self) -> LedgerWriter | None:
         try:
-            path = str(resolve_path(self.settings().usage.ledger_path))
+            raw = self.settings().usage.ledger_path
+            if self._writer is not None and raw == self._writer_setting:
+                return self._writer  # the common case: no path work per event
+            path = str(resolve_path(raw))
         except Exception as err:
             self._fail_once(err)
             return None
+        self._writer_setting = raw
         if self._writer is None or path != self._writer_path:
             if self._writer is not None:
                 self._writer.close(timeout_s=1.0)
