@@ -191,6 +191,8 @@ def create_server() -> FlashServer:
 
     from .usage_handlers import register_usage
     register_usage(server)  # usage ledger sink + flashls.showUsage
+    from .actions_handlers import register_actions
+    register_actions(server)  # code actions: rewrite, simplify, explain... + commands
     return server
 
 
