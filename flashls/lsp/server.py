@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -46,6 +47,20 @@ class FlashProtocol(LanguageServerProtocol):
     lsp_text_document__did_open = _forward_to_user(lsp.TEXT_DOCUMENT_DID_OPEN)
     lsp_text_document__did_change = _forward_to_user(lsp.TEXT_DOCUMENT_DID_CHANGE)
     lsp_text_document__did_close = _forward_to_user(lsp.TEXT_DOCUMENT_DID_CLOSE)
+
+    def structure_message(self, data: dict[str, Any]):
+        """A request whose params do not fit its method gets an Invalid Params answer;
+        pygls would only log it and leave the client waiting forever."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as err:
+            if isinstance(data, dict) and "method" in data and isinstance(
+                    data.get("id"), (int, str)) and not isinstance(data["id"], bool):
+                try:
+                    self._send_response(data["id"], None, err.to_response_error())
+                except Exception as send_err:  # never let the error path fail
+                    log.debug("could not answer a malformed request: %s", send_err)
+            raise
 
 
 class FlashServer(LanguageServer):
