@@ -16,6 +16,14 @@ from typing import Literal
 Encoding = Literal["utf-16", "utf-8", "utf-32"]
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scrub(text: str) -> str:
+    """Lone surrogates (half an emoji escaped in the client's JSON) cannot be encoded as
+    UTF-8 for tree-sitter or the API; U+FFFD has the same width in every encoding, so
+    positions stay exact."""
+    return text if text.isascii() else _LONE_SURROGATE.sub("\ufffd", text)
 
 
 class PositionError(ValueError):
@@ -56,6 +64,9 @@ class Document:
     encoding: Encoding = "utf-16"
     _starts: list[int] | None = field(default=None, repr=False)
     _bytes: bytes | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.text = scrub(self.text)
 
     # -- lines -------------------------------------------------------------
     @property
@@ -139,6 +150,7 @@ class Document:
 
     # -- edits -------------------------------------------------------------
     def replace_all(self, text: str) -> ByteEdit:
+        text = scrub(text)
         old_end = (len(self.starts) - 1, self.point_at(len(self.text))[1])
         old_bytes = len(self.source_bytes)
         self._set_text(text)
@@ -154,6 +166,7 @@ class Document:
             raise PositionError(f"range end {end} is before its start {start}")
         start_byte, start_point = self.byte_at(s), self.point_at(s)
         old_end_byte, old_end_point = self.byte_at(e), self.point_at(e)
+        new_text = scrub(new_text)
         kept = self._shifted_starts(s, e, new_text)
         self._set_text(self.text[:s] + new_text + self.text[e:])
         self._starts = self._rescan(kept)
