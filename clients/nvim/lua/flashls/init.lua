@@ -310,8 +310,9 @@ function M.rewrite(opts)
     end
     args.instruction = instruction
     M.execute('flashls.rewrite', args, function(result)
-      if type(result) == 'table' and type(result.message) == 'string' and result.message ~= '' then
-        vim.notify('flashls: ' .. result.message)
+      -- {applied, model, failureReason?}; the server itself warns when not applied.
+      if type(result) == 'table' and result.applied == true then
+        vim.notify(('flashls: rewritten by %s'):format(tostring(result.model or 'the model')))
       end
     end, bufnr)
   end
