@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 
+from flashls.completion import validate
 from flashls.completion.multiline import decide_shape
 from flashls.completion.quality import suggest
 from flashls.completion.validate import count_errors
@@ -50,6 +51,18 @@ def test_golden_case(case: GoldenCase) -> None:
     assert duplication_problems(case, after) == []
     if not case.allow_errors:
         assert _errors(case, after) <= _errors(case, case.document), "new syntax errors"
+
+
+def test_validation_by_whole_file_reparse_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files too large for the top-level-region check are re-parsed whole: same answers."""
+    monkeypatch.setattr(validate, "REGION_MAX_BYTES", 0)
+    for case in CASES:
+        pdoc = case.pdoc()
+        shape = decide_shape(pdoc, case.offset, case.setting, case.max_tokens)
+        result = suggest(case.raw, pdoc, case.offset, shape)
+        got = None if result is None else (result.text, result.replace_end)
+        want = None if case.expected is None else (case.expected, case.replace_end)
+        assert got == want, case.name
 
 
 def test_every_language_has_many_cases() -> None:

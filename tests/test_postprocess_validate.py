@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from flashls.completion import validate
 from flashls.completion.multiline import Shape
 from flashls.completion.postprocess import Cleaned
 from flashls.completion.quality import suggest
@@ -10,6 +13,15 @@ from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
 
 MULTI = Shape(True, ("\n\n\n",), 64)
+
+
+@pytest.fixture(autouse=True, params=["top-level region", "whole file"])
+def parse_scope(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs both ways: re-parsing the edited top-level region, and (as for
+    regions too large for that) incrementally re-parsing the whole file."""
+    if request.param == "whole file":
+        monkeypatch.setattr(validate, "REGION_MAX_BYTES", 0)
+    return request.param
 
 
 def doc(text: str, language: str = "python", ext: str = ".py") -> tuple[ParsedDocument, int]:
@@ -64,6 +76,21 @@ def test_unknown_language_uses_bracket_balance() -> None:
     assert pdoc.spec is None
     assert not introduces_errors(pdoc, offset, offset + 1, "a, b)")
     assert introduces_errors(pdoc, offset, offset, "a, b))")
+
+
+def test_region_is_the_top_level_definitions_around_the_cursor(parse_scope: str) -> None:
+    text = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(50))
+    pdoc, offset = doc(text + "def g(x):█\n")
+    start = pdoc.doc.byte_at(offset)
+    region = validate._top_level_region(pdoc.tree(), start, start)
+    if parse_scope == "whole file":
+        assert region is None
+        return
+    assert pdoc.doc.source_bytes[region[0]:region[1]] == b"def g(x):"
+    pdoc, offset = doc(text.replace("def f7(x):", "█def f7(x):"))
+    start = pdoc.doc.byte_at(offset)
+    lo, hi = validate._top_level_region(pdoc.tree(), start, start)
+    assert pdoc.doc.source_bytes[lo:hi] == b"def f6(x):\n    return x + 6\n\n\ndef f7(x):\n    return x + 7"
 
 
 def test_validation_leaves_the_document_tree_alone() -> None:

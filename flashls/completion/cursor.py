@@ -216,7 +216,7 @@ def cursor_context(pdoc: ParsedDocument, offset: int) -> CursorContext:
         scanned = final_state(line_prefix, lex)
         if state is None or not scanned.in_code:
             state = ScanState(quote=scanned.quote, comment=scanned.comment)
-    style = (detect_style(text[max(0, offset - 100_000):offset + 100_000])
+    style = (detect_style(text[max(0, offset - 12_000):offset + 4_000])
              or _hint_style((*prev, line_prefix))
              or (IndentStyle(tabs=True, width=4) if spec and spec.tab_indent else None))
     tab = style.width if style else 4

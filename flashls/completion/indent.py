@@ -35,22 +35,32 @@ def columns(whitespace: str, tab_width: int = 4) -> int:
     return col
 
 
+_INDENT = re.compile(r"^([ \t]*)\S", re.M)
+
+
 def detect_style(text: str, max_lines: int = 2000) -> IndentStyle | None:
-    """Tabs or spaces (and how many) by majority over indented lines; None if nothing is indented."""
+    """Tabs or spaces (and how many) by majority over indented lines; None if nothing is indented.
+
+    Width is the most common step up between consecutive space-indented lines.
+    """
     tab_lines = space_lines = 0
     deltas: Counter[int] = Counter()
     previous = 0
-    for line in text.splitlines()[:max_lines]:
-        if not line.strip():
-            continue
-        ws = leading(line)
-        if ws.startswith("\t"):
+    for count, match in enumerate(_INDENT.finditer(text)):
+        if count >= max_lines:
+            break
+        ws = match.group(1)
+        if not ws:
+            previous = 0
+        elif ws[0] == "\t":
             tab_lines += 1
-        elif ws:
+        elif "\t" not in ws:
             space_lines += 1
-            if " " * len(ws) == ws and len(ws) > previous:
+            if len(ws) > previous:
                 deltas[len(ws) - previous] += 1
-        previous = len(ws) if " " * len(ws) == ws else previous
+            previous = len(ws)
+        else:
+            space_lines += 1
     if not tab_lines and not space_lines:
         return None
     if tab_lines > space_lines:

@@ -8,18 +8,20 @@ not, or dropped. Languages without a grammar fall back to a bracket-balance chec
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from tree_sitter import Node, Parser, Tree
 
-from flashls.context.syntax import ParsedDocument
-
 from flashls.context.languages import LanguageSpec
+from flashls.context.syntax import ParsedDocument
 
 from .cursor import CursorContext, cursor_context
 from .indent import columns, leading
 from .postprocess import Cleaned, finish, normalise_newlines
 from .scan import Lexicon, final_state
 
-MAX_ATTEMPTS = 12  # shortened candidates tried before giving up
+MAX_ATTEMPTS = 6  # shortened candidates tried (one parse each) before giving up
+REGION_MAX_BYTES = 64_000  # larger top-level regions are checked by re-parsing the file
 
 
 def count_errors(root: Node, lo: int = 0, hi: int | None = None) -> int:
@@ -43,44 +45,121 @@ def _imbalance(text: str, lex: Lexicon) -> int:
     return state.closed_outside + len(state.stack) + (state.quote is not None)
 
 
-def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    lo = text.rfind("\n", 0, start) + 1
-    hi = text.find("\n", end)
-    return lo, len(text) if hi < 0 else hi
-
-
 def introduces_errors(pdoc: ParsedDocument, offset: int, replace_end: int, text: str) -> bool:
     """Would replacing [offset, replace_end) with `text` add syntax errors?"""
+    return _first_bad_line(pdoc, offset, replace_end, text) is not None
+
+
+def _first_bad_line(pdoc: ParsedDocument, offset: int, replace_end: int,
+                    text: str) -> int | None:
+    """None if the edit adds no syntax error; else the first line of `text` that may be to
+    blame (its line count when it cannot tell), which is where shortening starts."""
     doc = pdoc.doc
     old_text = doc.text
-    new_text = old_text[:offset] + text + old_text[replace_end:]
-    new_end = offset + len(text)
+    unknown = text.count("\n") + 1
+    line_start = old_text.rfind("\n", 0, offset) + 1
+    line_end = old_text.find("\n", replace_end)
+    line_end = len(old_text) if line_end < 0 else line_end
+    old_lines = old_text[line_start:line_end]
+    new_lines = old_text[line_start:offset] + text + old_text[replace_end:line_end]
     spec = pdoc.spec
     tree = pdoc.tree() if spec is not None else None
     if tree is None:
         lex = Lexicon.for_spec(spec)
-        old_lo, old_hi = _line_bounds(old_text, offset, replace_end)
-        new_lo, new_hi = _line_bounds(new_text, offset, new_end)
-        return _imbalance(new_text[new_lo:new_hi], lex) > _imbalance(old_text[old_lo:old_hi], lex)
-    if spec.indent_blocks and _opens_empty_block(new_text, offset, text, spec):
-        return True
-    new_tree = _reparse(pdoc, tree, offset, replace_end, text, new_text)
+        return unknown if _imbalance(new_lines, lex) > _imbalance(old_lines, lex) else None
+    if spec.indent_blocks:
+        window = new_lines + old_text[line_end:line_end + 4000]
+        empty = _empty_block_line(window, offset - line_start, text, spec)
+        if empty is not None:
+            return empty
     start_byte = doc.byte_at(offset)
-    line_start = start_byte - len(old_text[old_text.rfind("\n", 0, offset) + 1:offset]
-                                  .encode("utf-8", "surrogatepass"))
-    tail = old_text[replace_end:].split("\n", 1)[0].encode("utf-8", "surrogatepass")
-    old_hi = doc.byte_at(replace_end) + len(tail)
-    new_hi = start_byte + len(text.encode("utf-8", "surrogatepass")) + len(tail)
-    old_local = count_errors(tree.root_node, line_start, old_hi)
-    new_local = count_errors(new_tree.root_node, line_start, new_hi)
-    return new_local > old_local or count_errors(new_tree.root_node) > count_errors(tree.root_node)
+    old_end_byte = start_byte + len(old_text[offset:replace_end].encode("utf-8", "surrogatepass"))
+    inserted = text.encode("utf-8", "surrogatepass")
+    region = _top_level_region(tree, start_byte, old_end_byte)
+    if region is not None:
+        return _region_bad_line(pdoc, region, start_byte, old_end_byte, inserted)
+    new_text = old_text[:offset] + text + old_text[replace_end:]
+    new_tree = _reparse(pdoc, tree, offset, replace_end, text, new_text)
+    lo = start_byte - len(old_text[line_start:offset].encode("utf-8", "surrogatepass"))
+    tail = len(old_text[replace_end:line_end].encode("utf-8", "surrogatepass"))
+    old_local = count_errors(tree.root_node, lo, old_end_byte + tail)
+    new_local = count_errors(new_tree.root_node, lo, start_byte + len(inserted) + tail)
+    if new_local <= old_local and count_errors(new_tree.root_node) <= count_errors(tree.root_node):
+        return None
+    first = _first_error_byte(new_tree.root_node, start_byte, start_byte + len(inserted))
+    if first is None:
+        return unknown
+    return inserted[: max(0, first - start_byte)].count(b"\n")
 
 
-def _opens_empty_block(new_text: str, offset: int, text: str, spec: LanguageSpec) -> bool:
-    """A suggested line ends with a block opener (`if x:`) but nothing indented follows.
+def _top_level_region(tree: Tree, start: int, end: int) -> tuple[int, int] | None:
+    """Bytes of the top-level nodes around an edit.
 
-    tree-sitter-python accepts an empty block, Python does not.
+    Parsed on its own before and after the edit, that region tells the same story as the
+    whole file at a fraction of the cost (a function instead of a 1 MB file): errors
+    elsewhere are the same in both, and a brace the edit leaves open shows up as a
+    MISSING node at the region's end. None (too large): re-parse the whole file.
     """
+    root = tree.root_node
+    if root.child_count == 0:
+        return None
+    first = _child_for_byte(root, start)
+    if first.start_byte >= start and first.prev_sibling is not None:
+        first = first.prev_sibling  # the cursor sits between two nodes: take both
+    last = _child_for_byte(root, end)
+    lo, hi = first.start_byte, max(last.end_byte, end)
+    if hi - lo > REGION_MAX_BYTES:
+        return None
+    return lo, hi
+
+
+def _child_for_byte(root: Node, byte: int) -> Node:
+    """The first child ending after `byte`, else the last child.
+
+    (py-tree-sitter's `first_child_for_byte` crashes when no child qualifies.)
+    """
+    last = root.child(root.child_count - 1)
+    if byte >= last.end_byte:
+        return last
+    return root.first_child_for_byte(byte) or last
+
+
+def _region_bad_line(pdoc: ParsedDocument, region: tuple[int, int], start: int, old_end: int,
+                     inserted: bytes) -> int | None:
+    lo, hi = region
+    source = pdoc.doc.source_bytes
+    parser = Parser(pdoc.spec.grammar)
+    old_tree = parser.parse(source[lo:hi])  # keep the trees alive while their nodes are used
+    new_tree = parser.parse(source[lo:start] + inserted + source[old_end:hi])
+    old, new = old_tree.root_node, new_tree.root_node
+    if count_errors(new) <= count_errors(old):
+        return None
+    first = _first_error_byte(new, start - lo, start - lo + len(inserted))
+    if first is None:
+        return inserted.count(b"\n") + 1
+    return inserted[: max(0, first - (start - lo))].count(b"\n")
+
+
+def _first_error_byte(root: Node, lo: int, hi: int) -> int | None:
+    """Start of the earliest ERROR / MISSING node overlapping bytes [lo, hi]."""
+    best: int | None = None
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not node.has_error and not node.is_missing:
+            continue
+        if node.end_byte < lo or node.start_byte > hi:
+            continue
+        if node.is_error or node.is_missing:
+            start = max(node.start_byte, lo)
+            best = start if best is None else min(best, start)
+        stack.extend(node.children)
+    return best
+
+
+def _empty_block_line(new_text: str, offset: int, text: str, spec: LanguageSpec) -> int | None:
+    """A suggested line ends with a block opener (`if x:`) but nothing indented follows:
+    its index in `text`. tree-sitter-python accepts an empty block, Python does not."""
     lex = Lexicon.for_spec(spec)
     line_start = new_text.rfind("\n", 0, offset) + 1
     lines = new_text[line_start:].split("\n")
@@ -96,8 +175,8 @@ def _opens_empty_block(new_text: str, offset: int, text: str, spec: LanguageSpec
             continue
         below = next((nxt for nxt in lines[i + 1:] if nxt.strip()), None)
         if below is None or columns(leading(below)) <= columns(leading(line)):
-            return True
-    return False
+            return i
+    return None
 
 
 def _reparse(pdoc: ParsedDocument, tree: Tree, offset: int, replace_end: int, text: str,
@@ -117,15 +196,16 @@ def _reparse(pdoc: ParsedDocument, tree: Tree, offset: int, replace_end: int, te
     return parser.parse(new_text.encode("utf-8", "surrogatepass"), edited)
 
 
-def _shorter(cleaned: Cleaned, ctx: CursorContext) -> list[Cleaned]:
-    """Candidates with the last lines dropped, longest first, re-finished (closers, balance)."""
+def _shorter(cleaned: Cleaned, ctx: CursorContext, bad_line: int) -> Iterator[Cleaned]:
+    """Candidates with the last lines dropped, re-finished (closers, balance); longest first,
+    starting just after the first line the parser blamed."""
     lines = normalise_newlines(cleaned.text).split("\n")
-    out: list[Cleaned] = []
-    for n in range(len(lines) - 1, 0, -1):
+    seen: set[Cleaned] = {cleaned}
+    for n in range(min(len(lines) - 1, bad_line + 1), 0, -1):
         candidate = finish("\n".join(lines[:n]), ctx)
-        if candidate is not None and candidate not in out and candidate != cleaned:
-            out.append(candidate)
-    return out
+        if candidate is not None and candidate not in seen:
+            seen.add(candidate)
+            yield candidate
 
 
 def shorten_until_valid(pdoc: ParsedDocument, offset: int, cleaned: Cleaned) -> Cleaned | None:
@@ -136,10 +216,11 @@ def shorten_until_valid(pdoc: ParsedDocument, offset: int, cleaned: Cleaned) -> 
     """
     if "\n" not in cleaned.text:
         return cleaned
-    if not introduces_errors(pdoc, offset, cleaned.replace_end, cleaned.text):
+    bad = _first_bad_line(pdoc, offset, cleaned.replace_end, cleaned.text)
+    if bad is None:
         return cleaned
     ctx = cursor_context(pdoc, offset)
-    for attempt, candidate in enumerate(_shorter(cleaned, ctx)):
+    for attempt, candidate in enumerate(_shorter(cleaned, ctx, bad)):
         if attempt >= MAX_ATTEMPTS:
             break
         if not introduces_errors(pdoc, offset, candidate.replace_end, candidate.text):
