@@ -408,3 +408,38 @@ def test_checkhealth_reports_binary_key_and_connectivity(editor_factory, workspa
     if "no `doctor` command" not in report:
         assert "flashls: connectivity" in report
         assert fake.url in report
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_accepting_a_multiline_suggestion(editor_factory, workspace, fake, engine):
+    fake.responder = lambda req: Reply(text="total = a + b\n    return total")
+    ed = editor_factory(engine=engine, settings={
+        "baseUrl": fake.url, "apiKey": "sk-test",
+        "completion": {"debounceMs": 0, "multiline": "always"}})
+    ed.open(_sample(workspace))
+    ed.insert_at_end_of_line(2)
+    ed.wait_ghost("total = a + b\n    return total")
+    ed.type("<Tab>")
+    ed.wait(lambda: ed.lines() == ["def add(a, b):", "    total = a + b", "    return total"],
+            "the accepted lines")
+    assert tuple(ed.nvim.current.window.cursor) == (3, len("    return total"))
+    assert "stop" not in fake.completion_requests()[0].body or \
+        "\n" not in fake.completion_requests()[0].body["stop"]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_dismissing_drops_the_suggestion_and_tab_falls_back(editor_factory, workspace, fake,
+                                                            engine):
+    ed = editor_factory(engine=engine)
+    ed.open(_sample(workspace))
+    ed.insert_at_end_of_line(2)
+    ed.type("return ")
+    ed.wait_ghost("a + b")
+    ed.type("<C-]>")
+    ed.wait(lambda: ed.ghost() is None, "the ghost text to go away")
+    ed.type("<Tab>x")
+    ed.wait(lambda: ed.lines()[1].endswith("x"), "the typed x")
+    assert ed.lines()[1].startswith("    return ") and "a + b" not in ed.lines()[1]
+    assert len(ed.lines()[1]) > len("    return x")  # <Tab> indented instead of accepting
