@@ -5,6 +5,7 @@ position encoding, option merging and the fallback ghost text's typed-through lo
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -200,3 +201,21 @@ def test_lua_units(tmp_path):
     assert " 0 failed" in out and "FAIL" not in out, out
     passed = int(out.split(" passed,")[0].split()[-1])
     assert passed == LUA_TESTS.count("\ntest(")
+
+
+def test_help_file_has_valid_tags_for_every_command(tmp_path):
+    if NVIM is None:
+        pytest.skip("nvim missing")
+    doc = tmp_path / "doc"
+    doc.mkdir()
+    shutil.copy(PLUGIN / "doc" / "flashls.txt", doc / "flashls.txt")
+    run = subprocess.run([NVIM, "--headless", "--clean", "-c", f"helptags {doc}", "-c", "qa!"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "E1" not in run.stderr, run.stderr
+    tags = {line.split("\t")[0] for line in (doc / "tags").read_text().splitlines()}
+    plugin = (PLUGIN / "plugin" / "flashls.lua").read_text(encoding="utf-8")
+    commands = re.findall(r"nvim_create_user_command\('(\w+)'", plugin)
+    assert len(commands) >= 6
+    for command in commands:
+        assert f":{command}" in tags, command
+    assert {"flashls-setup", "flashls-no-plugin", "flashls.set_setting()"} <= tags
