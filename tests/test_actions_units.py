@@ -245,3 +245,25 @@ def test_explanation_as_comment_block():
 def test_summary_takes_the_first_prose_paragraph():
     assert summary("# Title\n\nDoes a thing.\nReally.\n\nMore.") == "Does a thing. Really."
     assert summary("x" * 500, limit=10) == "x" * 9 + "…"
+
+
+def test_context_brings_signatures_of_imported_names_the_selection_uses(tmp_path):
+    from flashls.context.workspace import Workspace
+    (tmp_path / "util.py").write_text(
+        "def helper(x: int) -> str:\n    return str(x)\n\n\n"
+        "def unrelated(y):\n    return y\n")
+    (tmp_path / "secret.py").write_text("def hidden():\n    pass\n")
+    text = ("from util import helper, unrelated\nfrom secret import hidden\n\n\n"
+            "def main():\n    value = helper(3)\n    hidden()\n    return value\n")
+    path = tmp_path / "main.py"
+    path.write_text(text)
+    pdoc = ParsedDocument.open(Document(path.as_uri(), text, "python", 1), str(path))
+    s, e = offsets(text, "    value", "return value\n")
+    ws = Workspace([str(tmp_path)], ["secret.py"])
+    ctx = gather(pdoc, s, e, "main.py", workspace=ws)
+    assert [source for source, _ in ctx.signatures] == ["util.py"]  # secret.py: excluded
+    assert "def helper(x: int) -> str:" in ctx.signatures[0][1]
+    assert "unrelated" not in ctx.signatures[0][1]  # not used by the selection
+    msgs = rewrite_messages(ctx, "value = helper(3)", "Inline it.")
+    assert msgs[1].content.startswith("Signatures from util.py")
+    assert gather(pdoc, s, e, "main.py").signatures == ()

@@ -1,137 +1,156 @@
-"""What a code action shows the model besides the selection: outline and enclosing scope.
+"""What a code action shows the model besides the selection.
 
-* outline: imports plus every top-level and class-level signature of the file (bodies
-  elided to `...`), from `flashls.context.symbols`; it tells the model which names exist;
-* scope: the smallest definition that strictly contains the selection, with the
-  selection replaced by a marker (it is sent separately, once); when there is none or it
-  is too large, the lines around the selection.
+Built from the context engine (`flashls.context`):
 
-Everything but the selection goes through secret redaction. The selection is sent as
-written: replacing a secret in it with a marker would write the marker into the file.
-Pure: a frozen ParsedDocument in, text out.
+* scope: the smallest outline definition that strictly contains the selection, with
+  the selection replaced by a marker (it is sent separately, once); when there is
+  none or it is too large, the lines around the selection;
+* outline: the same-file outline (imports, signatures, bodies elided) minus what the
+  scope already shows, nearest first, within a token budget;
+* signatures: outline entries of imported workspace files for the names the
+  selection uses (needs a `Workspace`: only files inside it, never excluded ones).
+
+Everything but the selection is redacted (the engine's outline and signatures are
+already). The selection is sent as written: replacing a secret in it with a marker
+would write the marker into the file. Context is best effort: a failure in the
+engine leaves that part out and never fails the action.
 """
 
 from __future__ import annotations
 
 import bisect
 import logging
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
+from typing import Mapping
 
+from ..context.analysis import Analysis, analyze
+from ..context.neighbors import candidate_order, neighbor_files, plan, usage_distances
+from ..context.outline import outline_order, render, select
 from ..context.secrets import redact
-from ..context.symbols import extract, split_lines
+from ..context.symbols import split_lines
 from ..context.syntax import ParsedDocument
 from ..context.tokens import estimate_tokens
+from ..context.workspace import Workspace, path_from_uri
 
 log = logging.getLogger(__name__)
 
 MARKER = "<<<SELECTION>>>"
 OUTLINE_TOKENS = 1200
+SIGNATURE_TOKENS = 1000
 SCOPE_TOKENS = 3000
 WINDOW_LINES = 40  # each side of the selection, when there is no usable scope
-MAX_HEADER_LINES = 4  # a longer signature / assignment is cut in the outline
 
 
 @dataclass(frozen=True)
 class ActionContext:
     path: str
     language: str  # for the Markdown fences
-    outline: str  # "" when the file has no grammar or no definitions
+    outline: str  # "" when the file has no grammar or nothing outside the scope
     scope: str  # text around the selection, the selection itself replaced by MARKER
     scope_label: str  # what `scope` is, for the prompt
+    signatures: tuple[tuple[str, str], ...] = field(default=())  # (file, text)
 
 
-def _line_of(starts: list[int], offset: int) -> int:
-    return bisect.bisect_right(starts, offset) - 1
-
-
-def _outline(pdoc: ParsedDocument, budget: int) -> tuple[str, list]:
+def _analysis(pdoc: ParsedDocument) -> Analysis | None:
     spec, tree = pdoc.spec, pdoc.tree()
     if spec is None or tree is None:
-        return "", []
+        return None
     doc = pdoc.doc
+    key = (doc.uri, doc.version, len(doc.text), hash(doc.text))
     try:
-        symbols = extract(spec, tree, doc.source_bytes, doc.text)
-    except Exception as err:  # context is best effort: never fail an action over it
-        log.info("outline unavailable for %s: %s", doc.uri, err)
-        return "", []
-    lines = list(symbols.lines)
-    keep: set[int] = set(symbols.import_lines)
-    for d in symbols.definitions:
-        last = min(d.header_end, d.start + MAX_HEADER_LINES - 1)
-        keep.update(range(d.start, last + 1))
-        if d.doc_line >= 0:
-            keep.add(d.doc_line)
-    if not keep:
-        return "", list(symbols.definitions)
-    out: list[str] = []
-    used = 0
-    gap = False
-    for row in range(len(lines)):
-        if row not in keep:
-            gap = gap or bool(lines[row].strip())
-            continue
-        if gap and out:
-            nxt = lines[row]
-            out.append(nxt[: len(nxt) - len(nxt.lstrip())] + "...")
-        gap = False
-        cost = estimate_tokens(lines[row] + "\n")
-        if used + cost > budget:
-            out.append("...")
-            break
-        used += cost
-        out.append(lines[row])
-    if gap:
-        out.append("...")
-    return redact("\n".join(out)), list(symbols.definitions)
+        return analyze(spec, doc.text, key, tree=tree, current=True)
+    except Exception as err:  # best effort
+        log.info("no outline for %s: %s", doc.uri, err)
+        return None
 
 
-def _enclosing(definitions: list, first: int, last: int) -> tuple[int, int, str] | None:
+def _enclosing(analysis: Analysis | None, first: int, last: int
+               ) -> tuple[int, int, str] | None:
     """(start, end, label) of the smallest definition strictly containing the lines."""
+    if analysis is None:
+        return None
     best = None
-    for d in definitions:
-        if d.start <= first and d.end >= last and (d.start, d.end) != (first, last) and \
-                d.end > d.start:
-            if best is None or d.end - d.start < best.end - best.start:
-                best = d
+    for item in analysis.items:
+        if item.kind == "import" or item.end <= item.start:
+            continue
+        if item.start <= first and item.end >= last and (item.start, item.end) != (first, last):
+            if best is None or item.end - item.start < best.end - best.start:
+                best = item
     if best is None:
         return None
     return best.start, best.end, f"the enclosing {best.kind} `{best.name}`"
 
 
+def _signatures(pdoc: ParsedDocument, analysis: Analysis, first: int, last: int,
+                workspace: Workspace, open_docs: Mapping[str, ParsedDocument],
+                budget: int) -> tuple[tuple[str, str], ...]:
+    path = path_from_uri(pdoc.doc.uri)
+    if not workspace.contains(path):
+        return ()
+    open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
+    files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path)
+    if not files:
+        return ()
+    names = {it.name for f in files for it in f.analysis.items if it.name}
+    used = usage_distances(list(analysis.lines[first:last + 1]), 0, names, frozenset())
+    if not used:
+        return ()
+    order = [(f, i) for f, i in candidate_order(files, used)
+             if files[f].analysis.items[i].name in used]
+    chosen = plan(files, order, budget)
+    return tuple((file.source, text) for file, text in
+                 sorted(chosen.texts(), key=lambda ft: ft[0].source))
+
+
 def gather(pdoc: ParsedDocument, start: int, end: int, path: str, *,
-           outline_tokens: int = OUTLINE_TOKENS, scope_tokens: int = SCOPE_TOKENS
-           ) -> ActionContext:
+           workspace: Workspace | None = None,
+           open_docs: Mapping[str, ParsedDocument] = {},
+           outline_tokens: int = OUTLINE_TOKENS, signature_tokens: int = SIGNATURE_TOKENS,
+           scope_tokens: int = SCOPE_TOKENS) -> ActionContext:
     """The context for an action on `pdoc.doc.text[start:end]`."""
     doc = pdoc.doc
     text = doc.text
     starts = doc.starts
     spec = pdoc.spec
     language = spec.name if spec else (doc.language_id or "")
-    outline, definitions = _outline(pdoc, outline_tokens)
-    first = _line_of(starts, start)
-    last = _line_of(starts, max(start, end - 1))
-    lines = split_lines(text)
-    region = _enclosing(definitions, first, last)
+    first = bisect.bisect_right(starts, start) - 1
+    last = bisect.bisect_right(starts, max(start, end - 1)) - 1
+    analysis = _analysis(pdoc)
+    lines = list(analysis.lines) if analysis is not None else split_lines(text)
+
+    region = _enclosing(analysis, first, last)
     if region is not None:
         s_line, e_line, label = region
         cost = sum(estimate_tokens(lines[i] + "\n") for i in range(s_line, e_line + 1)
-                   if i < first or i > last)
+                   if (i < first or i > last) and i < len(lines))
         if cost > scope_tokens:
             region = None
     if region is None:
         s_line = max(0, first - WINDOW_LINES)
         e_line = min(len(lines) - 1, last + WINDOW_LINES)
-        label = f"lines {s_line + 1}-{e_line + 1} of the file"
         while s_line < first and sum(estimate_tokens(lines[i] + "\n") for i in
                                      range(s_line, e_line + 1)) > scope_tokens * 1.5:
-            s_line += 5
+            s_line = min(first, s_line + 5)
             e_line = max(last, e_line - 5)
-    scope_start = starts[s_line]
-    scope_end = starts[e_line + 1] if e_line + 1 < len(starts) else len(text)
-    scope_start = min(scope_start, start)
-    scope_end = max(scope_end, end)
+        label = f"lines {s_line + 1}-{e_line + 1} of the file"
+    scope_start = min(starts[s_line], start)
+    scope_end = max(starts[e_line + 1] if e_line + 1 < len(starts) else len(text), end)
     scope = redact(text[scope_start:start]) + MARKER + redact(text[end:scope_end])
     scope = scope.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
     if scope.strip() == MARKER:
         scope, label = "", ""
-    return ActionContext(path, language, outline, scope, label)
+
+    outline = ""
+    signatures: tuple[tuple[str, str], ...] = ()
+    if analysis is not None:
+        try:
+            order = outline_order(analysis.items, (s_line, e_line))
+            chosen, _ = select(analysis.items, order, outline_tokens)
+            outline = render(analysis.items, chosen).rstrip("\n") if chosen else ""
+            if workspace is not None:
+                signatures = _signatures(pdoc, analysis, first, last, workspace, open_docs,
+                                         signature_tokens)
+        except Exception as err:  # best effort
+            log.info("context for an action on %s incomplete: %s", doc.uri, err)
+    return ActionContext(path, language, outline, scope, label, signatures)

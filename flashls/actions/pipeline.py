@@ -13,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..context.syntax import ParsedDocument
+from ..context.workspace import Workspace
 from ..model.gate import UpstreamGate
 from ..model.types import ChatRequest, CompletionModel, ModelError, ModelResult
 from ..settings import Settings
-from .context import gather
+from .context import ActionContext, gather
 from .extract import extract_code, extract_markdown
 from .prompt import DiagnosticNote, explain_messages, retry_messages, rewrite_messages
 from .selection import fit, prepare
@@ -77,6 +78,12 @@ class ActionJob:
     instruction: str
     diagnostics: tuple[DiagnosticNote, ...] = ()
     label: str = "Rewrite"  # for messages
+    workspace: Workspace | None = None  # for imported files' signatures
+    open_docs: Mapping[str, ParsedDocument] = field(default_factory=dict)
+
+    def context(self) -> ActionContext:
+        return gather(self.pdoc, self.start, self.end, self.path,
+                      workspace=self.workspace, open_docs=self.open_docs)
 
 
 OnAttempt = Callable[[int, str], None]  # (attempt index, model) when a call starts
@@ -122,7 +129,7 @@ class ActionRunner:
         settings = self.settings()
         doc = job.pdoc.doc
         sel = prepare(doc.text, job.start, job.end)
-        ctx = gather(job.pdoc, job.start, job.end, job.path)
+        ctx = job.context()
         base = rewrite_messages(ctx, sel.body, job.instruction, job.diagnostics)
         spec = job.pdoc.spec
         attempts: list[Attempt] = []
@@ -184,7 +191,7 @@ class ActionRunner:
         settings = self.settings()
         doc = job.pdoc.doc
         sel = prepare(doc.text, job.start, job.end)
-        ctx = gather(job.pdoc, job.start, job.end, job.path)
+        ctx = job.context()
         messages = explain_messages(ctx, sel.body, job.instruction)
         attempts: list[Attempt] = []
         for index, model in enumerate((settings.model, settings.strong_model)):

@@ -1,8 +1,8 @@
 """Chat messages for code actions.
 
-Laid out for DeepSeek's prefix cache: a fixed system message, then the file's outline
-and the enclosing scope (shared by every action on the same code), the selection, and
-the instruction last. A retry appends the rejected answer and the reason, so the retry
+Laid out for DeepSeek's prefix cache: a fixed system message, then signatures from
+imported files, the file's outline and the enclosing scope (shared by every action on
+the same code), the selection, and the instruction last. A retry appends the rejected answer and the reason, so the retry
 request starts with the first one's bytes.
 """
 
@@ -53,7 +53,11 @@ def fence(text: str, info: str = "") -> str:
 
 
 def _context_blocks(ctx: ActionContext) -> list[str]:
-    parts = [f"File: {ctx.path}" + (f" ({ctx.language})" if ctx.language else "")]
+    parts = []
+    for source, text in ctx.signatures:
+        parts.append(f"Signatures from {source}, which this file imports:\n" +
+                     fence(text.rstrip("\n"), ctx.language))
+    parts.append(f"File: {ctx.path}" + (f" ({ctx.language})" if ctx.language else ""))
     if ctx.outline:
         parts.append("Outline of the file (bodies elided):\n" + fence(ctx.outline, ctx.language))
     if ctx.scope:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Mapping
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
 
 import pathspec
 
 from ..context.document import PositionError
 from ..context.syntax import ParsedDocument
 from ..context.tokens import estimate_tokens
+from ..context.workspace import Workspace, compile_globs
 from ..settings import Settings
 from .comment import comment_prefix, to_comment
 from .intents import EXPLAIN, INTENTS, Intent, instruction_for
@@ -63,8 +65,8 @@ class EditResult:
 @lru_cache(maxsize=8)
 def _exclude_spec(patterns: tuple[str, ...]) -> pathspec.PathSpec | None:
     try:
-        return pathspec.PathSpec.from_lines("gitwildmatch", list(patterns))
-    except Exception as err:  # reported by the settings layer; don't block actions on it
+        return compile_globs(patterns)
+    except ValueError as err:  # reported by the settings layer; don't block actions on it
         log.info("invalid exclude globs ignored for actions: %s", err)
         return None
 
@@ -72,12 +74,27 @@ def _exclude_spec(patterns: tuple[str, ...]) -> pathspec.PathSpec | None:
 class ActionService:
     def __init__(self, runner: ActionRunner, *, documents: Mapping[str, ParsedDocument],
                  settings: Callable[[], Settings], path_of: Callable[[str], str],
-                 unsynced: Callable[[str], bool] = lambda uri: False):
+                 unsynced: Callable[[str], bool] = lambda uri: False,
+                 roots: Callable[[], Sequence[Path]] = lambda: ()):
         self.runner = runner
         self.documents = documents
         self.settings = settings
         self.path_of = path_of
         self.unsynced = unsynced
+        self.roots = roots
+        self._workspace: tuple[tuple, Workspace | None] = ((), None)
+
+    def workspace(self) -> Workspace | None:
+        """The workspace boundary for imported files' signatures (cached per settings)."""
+        key = (tuple(str(r) for r in self.roots()), tuple(self.settings().exclude))
+        if self._workspace[0] != key:
+            try:
+                made = Workspace(key[0], key[1]) if key[0] else None
+            except ValueError as err:
+                log.info("no workspace context for actions: %s", err)
+                made = None
+            self._workspace = (key, made)
+        return self._workspace[1]
 
     # -- listing ----------------------------------------------------------------------
     def excluded(self, uri: str) -> bool:
@@ -131,7 +148,7 @@ class ActionService:
                                f"{MAX_SELECTION_CHARS} characters.")
         _, start, end = located
         return ActionJob(pdoc.snapshot(), start, end, self.path_of(target.uri), instruction,
-                         diagnostics, label)
+                         diagnostics, label, self.workspace(), dict(self.documents))
 
     def _planned(self, job: ActionJob, start: int, end: int, text: str) -> PlannedEdit:
         doc = job.pdoc.doc

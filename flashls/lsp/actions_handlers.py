@@ -204,7 +204,8 @@ def register_actions(server: FlashServer) -> None:
                           gate=lambda: session.engine.gate, events=session.events)
     service = ActionService(runner, documents=session.documents,
                             settings=lambda: session.settings, path_of=session.relative_path,
-                            unsynced=lambda uri: uri in session.unsynced)
+                            unsynced=lambda uri: uri in session.unsynced,
+                            roots=lambda: session.roots)
     server.flashls_actions = service  # for in-process tests
 
     def show(message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
