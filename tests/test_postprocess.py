@@ -9,8 +9,8 @@ from flashls.completion.multiline import Shape, decide_shape
 from flashls.completion.postprocess import (Cleaned, balance, clean, closer_on_own_line,
                                             cut_at_block_end, cut_at_following,
                                             cut_inline_loops, cut_repeats, first_line,
-                                            normalise_newlines, splice_rest, strip_echo,
-                                            strip_trailing_whitespace)
+                                            normalise_newlines, splice_rest, strip_code_fence,
+                                            strip_echo, strip_trailing_whitespace)
 from flashls.completion.scan import Lexicon, ScanState
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
@@ -48,12 +48,34 @@ def test_indentation_the_cursor_sits_at_is_not_doubled() -> None:
     assert strip_echo("\treturn x", "    ") == "return x"
 
 
+def test_overlap_with_the_end_of_the_line_is_stripped() -> None:
+    assert strip_echo("foo(a, b)", "    return foo(a, ") == "b)"
+    assert strip_echo("items.append(x)", "for x in xs: items.") == "append(x)"  # `items.`
+
+
+def test_short_or_mid_word_overlaps_are_not_echoes() -> None:
+    assert strip_echo("a + b", "x = a + ") == "a + b"  # only 2 visible characters
+    assert strip_echo("value = 1", "new_value = ") == "value = 1"  # starts inside a word
+
+
 def test_no_echo_is_left_alone() -> None:
     assert strip_echo("b)", "foo(a, ") == "b)"
     assert strip_echo("a + 1", "x = a") == "a + 1"  # one letter is not an echo
 
 
 # -- first line, loops, repeats ------------------------------------------------------------
+def test_code_fence_is_removed() -> None:
+    assert strip_code_fence("```python\n    return x\n```") == "    return x"
+    assert strip_code_fence("```\n\n    return x\n```\n") == "\n    return x"
+    assert strip_code_fence("```js\nfoo();") == "foo();"  # cut before the closing fence
+    assert strip_code_fence("x = 1  # ```") == "x = 1  # ```"
+
+
+def test_markdown_keeps_its_fences() -> None:
+    pdoc, offset = doc("Example:\n█\n", "markdown", ".md")
+    assert clean("```python\nprint(1)\n```", pdoc, offset, MULTI).text.startswith("```python")
+
+
 def test_first_line() -> None:
     assert first_line("a = 1\nb = 2") == "a = 1"
     assert first_line("\nb = 2") == ""
@@ -199,6 +221,13 @@ def test_balance_leaves_closers_of_outer_brackets_alone() -> None:
     assert balance("a, b", JS) == "a, b"
     assert balance("a)", JS) == "a)"
     assert balance("rld", JS, ScanState(quote='"')) == "rld"
+
+
+def test_balance_counts_closers_the_rest_of_the_line_supplies() -> None:
+    # `round(sum(█), 2)` + `prices) * (1 + tax`: the `)` after the cursor closes `(1 + tax`
+    assert balance("prices) * (1 + tax", JS, rest="), 2)") == "prices) * (1 + tax"
+    # `foo(█)` + `bar(x`: the `)` after the cursor belongs to foo
+    assert balance("bar(x", JS, rest=")") == "bar(x)"
 
 
 def test_balance_multi_line_closes_on_own_line() -> None:

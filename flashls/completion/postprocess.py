@@ -4,7 +4,8 @@ The most common complaint about AI completion is duplicated code after accepting
 step here removes one way that happens, and each is a small pure function on strings so
 it can be tested alone. `clean` runs them in order:
 
-1. newlines to `\\n` (converted back to the document's line ending at the end)
+1. newlines to `\\n` (converted back to the document's line ending at the end);
+   `strip_code_fence`: a chat model's ```fences
 2. `strip_echo`: drop text that repeats what is before the cursor
 3. single-line shape: keep the first line
 4. `normalise` indentation to the file's style (tabs / spaces)
@@ -28,7 +29,7 @@ from flashls.context.syntax import ParsedDocument
 from .cursor import CursorContext, cursor_context
 from .indent import leading, normalise
 from .multiline import Shape
-from .scan import OPENERS, Lexicon, ScanState, is_closers_only, scan
+from .scan import OPENERS, Lexicon, ScanState, final_state, is_closers_only, scan
 
 ECHO_LINES = 4  # lines above the cursor a model may echo
 REPEAT_BLOCK = 8  # longest run of lines recognised as a loop
@@ -58,12 +59,44 @@ def strip_echo(text: str, line_prefix: str, prev_lines: tuple[str, ...] = ()) ->
                 return text[len(variant):]
     if line_prefix and not line_prefix.strip():
         return text.lstrip(" \t")  # the cursor already sits at the line's indentation
+    overlap = _overlap(line_prefix, text)
+    if overlap:
+        return text[overlap:]
     word = _WORD_END.search(line_prefix)
     if word and len(word.group()) >= 2:
         lead = _WORD_START.match(text)
         if lead and lead.group().startswith(word.group()):
             return text[len(word.group()):]
     return text
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _overlap(line_prefix: str, text: str) -> int:
+    """Length of the longest tail of the line (4+ visible characters, starting at a token
+    boundary) that the text starts with: `return foo(a, ` + `foo(a, b)`."""
+    for size in range(min(len(line_prefix), len(text)), 3, -1):
+        tail = line_prefix[-size:]
+        if len(tail.strip()) < 4 or not text.startswith(tail):
+            continue
+        before = line_prefix[-size - 1] if size < len(line_prefix) else " "
+        if not (_is_word(before) and _is_word(tail[0])):
+            return size
+    return 0
+
+
+def strip_code_fence(text: str) -> str:
+    """A chat model's ```lang fence around the answer is not code to insert."""
+    stripped = text.lstrip("\n")
+    if not stripped.startswith("```"):
+        return text
+    body = stripped.split("\n", 1)[1] if "\n" in stripped else ""
+    end = body.rfind("```")
+    if end >= 0 and not body[end + 3:].strip():
+        body = body[:end]
+    return body.rstrip(" \t").removesuffix("\n")
 
 
 def first_line(text: str) -> str:
@@ -184,6 +217,14 @@ def _mid_word(line_prefix: str, rest: str) -> bool:
 Splice = tuple[str, int]  # (text to insert, characters of the rest of the line it replaces)
 
 
+def _same_effect(after: str, rest: str, lex: Lexicon, start: ScanState) -> bool:
+    """What follows the cursor once edited (`after`) closes, and leaves open, exactly what
+    the rest of the line did before: nothing closed twice, nothing left dangling."""
+    a, b = final_state(after, lex, start), final_state(rest, lex, start)
+    return (a.closed_outside, len(a.stack), a.quote, a.comment) == \
+        (b.closed_outside, len(b.stack), b.quote, b.comment)
+
+
 def _rewrites_rest(text: str, rest: str, states: list[ScanState], start: ScanState,
                    line_prefix: str, lex: Lexicon) -> Splice | None:
     """Mid-word, a one-line text that starts with the word's tail and ends like the line
@@ -193,8 +234,7 @@ def _rewrites_rest(text: str, rest: str, states: list[ScanState], start: ScanSta
     word = _WORD_START.match(rest).group()
     if not text.startswith(word) or text.rstrip()[-1] != rest[-1]:
         return None
-    rest_state = scan(rest, lex, start)[-1]
-    if states[-1].same_level(start) and rest_state.same_level(start):
+    if _same_effect(text, rest, lex, start):
         return ("", 0) if text == rest else (text, len(rest))
     return None
 
@@ -216,7 +256,7 @@ def _ends_with_rest(text: str, rest: str, states: list[ScanState], start: ScanSt
             piece = rest[:k]
             if not piece.strip() or not end.endswith(piece):
                 continue
-            if not states[len(end) - k].same_level(start):
+            if not _same_effect(text + rest[k:], rest, lex, start):
                 continue
             if is_closers_only(piece):
                 return ("", 0) if end == piece else (text, k)
@@ -261,7 +301,7 @@ def _repeats_rest(text: str, rest: str, states: list[ScanState], start: ScanStat
         return None
     pos = text.find(target)
     while pos >= 0:
-        if states[pos].same_level(start):
+        if _same_effect(text[:pos] + rest, rest, lex, start):
             return text[:pos].rstrip(), 0
         pos = text.find(target, pos + 1)
     return None
@@ -272,9 +312,9 @@ def splice_rest(text: str, rest: str, lex: Lexicon, start: ScanState = ScanState
     """Join the text with the rest of the cursor's line: (text, chars of `rest` replaced).
 
     Closing characters that already follow the cursor are replaced, never inserted twice;
-    text that repeats the rest of the line is cut. Every rule only applies where the text
-    is back at the cursor's own bracket / string level, so `f(a)` before a `)` that
-    belongs to an outer call is left alone.
+    text that repeats the rest of the line is cut. A rule only applies when the edited
+    line closes exactly what the original did (`_same_effect`), so the `)` of `f(a)` is
+    not mistaken for the `)` after the cursor that belongs to an outer call.
     """
     rest_line = rest.rstrip()
     if not text or not rest_line:
@@ -287,11 +327,14 @@ def splice_rest(text: str, rest: str, lex: Lexicon, start: ScanState = ScanState
     return text, 0
 
 
-def balance(text: str, lex: Lexicon, start: ScanState = ScanState(), line_prefix: str = "") -> str:
+def balance(text: str, lex: Lexicon, start: ScanState = ScanState(), line_prefix: str = "",
+            rest: str = "", replaced: int = 0) -> str:
     """Close strings and brackets the text opened and left open.
 
     An opener on the last line is closed on that line (a dangling `,` dropped); one on an
-    earlier line gets its own closing line at that line's indentation.
+    earlier line gets its own closing line at that line's indentation. When the rest of
+    the line (`rest`, of which the text replaces `replaced` characters) already closes
+    some of them, only as many are added as keep the line closing what it closed before.
     """
     final = scan(text, lex, start)[-1]
     out = text
@@ -304,6 +347,7 @@ def balance(text: str, lex: Lexicon, start: ScanState = ScanState(), line_prefix
     lines = text.split("\n")
     last = len(lines) - 1
     on_last_line = True
+    steps = [out]
     for opener, pos in reversed(final.stack):
         closer = OPENERS[opener]
         line_no = text.count("\n", 0, pos)
@@ -316,6 +360,11 @@ def balance(text: str, lex: Lexicon, start: ScanState = ScanState(), line_prefix
             on_last_line = False
             owner = line_prefix + lines[0] if line_no == 0 else lines[line_no]
             out += "\n" + leading(owner) + closer
+        steps.append(out)
+    if rest.strip():
+        for candidate in steps:
+            if _same_effect(candidate + rest[replaced:], rest, lex, start):
+                return candidate
     return out
 
 
@@ -336,7 +385,7 @@ def finish(text: str, ctx: CursorContext) -> Cleaned | None:
     if not text.strip():
         return None
     text, replaced = splice_rest(text, ctx.rest, ctx.lex, ctx.start, ctx.line_prefix)
-    text = balance(text, ctx.lex, ctx.start, ctx.line_prefix)
+    text = balance(text, ctx.lex, ctx.start, ctx.line_prefix, ctx.rest.rstrip(), replaced)
     text = closer_on_own_line(text, ctx.rest, replaced, ctx)
     if not text.strip():
         return None
@@ -345,6 +394,8 @@ def finish(text: str, ctx: CursorContext) -> Cleaned | None:
 
 def clean_text(raw: str, ctx: CursorContext, multiline: bool) -> Cleaned | None:
     text = normalise_newlines(raw)
+    if ctx.spec is not None:  # in Markdown / text a fence may be what the user wants
+        text = strip_code_fence(text)
     text = strip_echo(text, ctx.line_prefix, ctx.prev_lines)
     if not multiline:
         text = first_line(text)
