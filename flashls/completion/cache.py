@@ -46,9 +46,12 @@ class SuggestionCache:
 
     def __init__(self, max_entries: int = 2048, ttl_s: float = 600.0,
                  max_bytes: int = 4 * 1024 * 1024):
-        self._entries: TTLCache[CacheKey, CachedSuggestion] = TTLCache(max_entries, ttl_s)
+        # cachetools keeps the running total of `getsizeof`, so the memory bound is
+        # enforced without scanning; the entry-count bound is checked on insert.
+        self._entries: TTLCache[CacheKey, CachedSuggestion] = TTLCache(
+            max_bytes, ttl_s, getsizeof=lambda value: _entry_size(None, value))
+        self.max_entries = max_entries
         self.max_bytes = max_bytes
-        self._bytes = 0
         self.hits = 0
         self.misses = 0
 
@@ -57,7 +60,7 @@ class SuggestionCache:
 
     @property
     def approx_bytes(self) -> int:
-        return sum(_entry_size(k, v) for k, v in self._entries.items())
+        return int(self._entries.currsize)
 
     def get(self, key: CacheKey) -> CachedSuggestion | None:
         found = self._entries.get(key)
@@ -72,21 +75,23 @@ class SuggestionCache:
         """Store `value` at `before` plus forwarding entries for typing along it."""
         after_key = text_key(after)
         text = value.text
+        running = hashlib.blake2b(before.encode("utf-8", "surrogatepass"), digest_size=16)
+        if _entry_size(None, value) * 2 > self.max_bytes:
+            return  # absurdly long suggestion: not worth evicting everything else for
         limit = min(len(text), MAX_FORWARD_CHARS)
-        running = before
         for i in range(limit + 1):
             remaining = text[i:]
             if i and not remaining.strip():
                 break  # fully typed: nothing left to suggest
-            key = CacheKey(text_key(running), after_key, scope)
+            key = CacheKey(running.hexdigest(), after_key, scope)
             self._entries[key] = CachedSuggestion(remaining, value.replace_suffix,
                                                   value.model, value.origin_id)
-            if i < len(text):
-                running += text[i]
+            if i < len(text):  # hash `before + text[:i+1]` without copying `before`
+                running.update(text[i].encode("utf-8", "surrogatepass"))
         self._shrink()
 
     def _shrink(self) -> None:
-        while self._entries and self.approx_bytes > self.max_bytes:
+        while len(self._entries) > self.max_entries:
             self._entries.popitem()
 
     def clear(self) -> None:

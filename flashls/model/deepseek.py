@@ -23,6 +23,7 @@ from .types import (AuthError, BadRequestError, BalanceError, ChatRequest, Conne
 log = logging.getLogger(__name__)
 
 MAX_ANSWER_CHARS = 64_000  # a runaway answer is cut here (far above any max_tokens)
+DRAIN_TIMEOUT_S = 1.0
 MAX_CHARS_PER_TOKEN = 32  # no real token is longer: more text is a runaway stream
 
 
@@ -89,25 +90,41 @@ def _error_detail(raw: bytes) -> str:
         return raw[:200].decode("utf-8", "replace")
 
 
-async def sse_events(lines: AsyncIterator[str]) -> AsyncIterator[dict[str, Any]]:
-    """Yield the JSON payloads of an SSE stream; ignore comments; stop at [DONE]."""
-    async for line in lines:
-        if not line or line.startswith(":"):
-            continue  # blank separators and `: keep-alive`
-        if not line.startswith("data:"):
-            continue  # event:/id:/retry: fields carry nothing we use
-        payload = line[5:].strip()
-        if payload == "[DONE]":
-            return
-        try:
-            event = json.loads(payload)
-        except ValueError as err:
-            raise ProtocolError(f"malformed stream data from the API: {payload[:80]!r}") from err
-        if not isinstance(event, dict):
-            raise ProtocolError("malformed stream event from the API")
-        if "error" in event and not event.get("choices"):
-            raise ServerError(f"API error in stream: {str(event['error'])[:200]}")
-        yield event
+DONE = object()  # the stream's `data: [DONE]`
+
+
+def parse_sse_line(line: str) -> dict[str, Any] | object | None:
+    """One SSE line → its JSON event, DONE, or None for lines that carry nothing."""
+    if not line or line.startswith(":"):
+        return None  # blank separators and `: keep-alive`
+    if not line.startswith("data:"):
+        return None  # event:/id:/retry: fields carry nothing we use
+    payload = line[5:].strip()
+    if payload == "[DONE]":
+        return DONE
+    try:
+        event = json.loads(payload)
+    except ValueError as err:
+        raise ProtocolError(f"malformed stream data from the API: {payload[:80]!r}") from err
+    if not isinstance(event, dict):
+        raise ProtocolError("malformed stream event from the API")
+    if "error" in event and not event.get("choices"):
+        raise ServerError(f"API error in stream: {str(event['error'])[:200]}")
+    return event
+
+
+async def _drain(response: httpx.Response, lines: AsyncIterator[str]) -> None:
+    """Read what is left of a finished answer (`[DONE]`, the chunk terminator) so the
+    connection goes back to the pool instead of being closed; give up quickly."""
+    try:
+        async def rest() -> None:
+            async for _ in lines:
+                pass
+        await asyncio.wait_for(rest(), DRAIN_TIMEOUT_S)
+    except (Exception, asyncio.CancelledError):
+        pass
+    finally:
+        await response.aclose()
 
 
 def _usage(raw: Any) -> Usage | None:
@@ -135,6 +152,7 @@ class DeepSeekClient:
             headers={"User-Agent": f"flashls/{__version__}"},
             transport=transport,
         )
+        self._draining: set[asyncio.Task] = set()
 
     def configure(self, base_url: str, api_key: str) -> None:
         self.base_url = base_url.rstrip("/")
@@ -144,6 +162,9 @@ class DeepSeekClient:
         return f"DeepSeekClient({self.base_url!r})"  # never the key
 
     async def aclose(self) -> None:
+        for task in list(self._draining):
+            task.cancel()
+        await asyncio.gather(*self._draining, return_exceptions=True)
         await self._client.aclose()
 
     async def list_models(self, *, timeout_s: float = 10.0) -> list[str]:
@@ -184,41 +205,57 @@ class DeepSeekClient:
         result = ModelResult(text="", model=request.model, endpoint=endpoint)
         parts: list[str] = []
         size = 0
+        response: httpx.Response | None = None
+        reusable = False
         try:
-            async with self._client.stream("POST", url, json=body, headers=headers) as resp:
-                if resp.status_code != 200:
-                    raw = await resp.aread()
-                    raise error_for_status(resp.status_code, _error_detail(raw),
-                                           parse_retry_after(resp.headers.get("retry-after")))
-                finished = False
-                async for event in sse_events(resp.aiter_lines()):
-                    usage = _usage(event.get("usage"))
-                    if usage:
-                        result.usage = usage
-                    choices = event.get("choices") or []
-                    if choices:
-                        choice = choices[0] if isinstance(choices[0], dict) else {}
-                        piece = (choice.get("text") if endpoint == "fim"
-                                 else (choice.get("delta") or {}).get("content")) or ""
-                        if piece:
-                            if result.first_token_s is None:
-                                result.first_token_s = time.perf_counter() - started
-                            parts.append(piece)
-                            size += len(piece)
-                            if size > answer_limit(request.max_tokens):
-                                raise ProtocolError(
-                                    f"the API sent {size}+ characters for at most "
-                                    f"{request.max_tokens} tokens; answer dropped")
-                            if on_text:
-                                on_text("".join(parts))
-                        if choice.get("finish_reason"):
-                            result.finish_reason = choice["finish_reason"]
-                            finished = True
-                    if (finished and usage) or size > MAX_ANSWER_CHARS:
-                        break  # complete: don't wait for [DONE]
-                if not finished and size <= MAX_ANSWER_CHARS and not parts:
-                    # stream ended without a finish: treat as empty but well-formed
+            response = await self._client.send(
+                self._client.build_request("POST", url, json=body, headers=headers),
+                stream=True)
+            if response.status_code != 200:
+                raw = await response.aread()
+                raise error_for_status(response.status_code, _error_detail(raw),
+                                       parse_retry_after(response.headers.get("retry-after")))
+            lines = response.aiter_lines()
+            finished = False
+            async for line in lines:
+                event = parse_sse_line(line)
+                if event is None:
+                    continue
+                if event is DONE:
+                    reusable = True
+                    break
+                usage = _usage(event.get("usage"))
+                if usage:
+                    result.usage = usage
+                choices = event.get("choices") or []
+                if choices:
+                    choice = choices[0] if isinstance(choices[0], dict) else {}
+                    piece = (choice.get("text") if endpoint == "fim"
+                             else (choice.get("delta") or {}).get("content")) or ""
+                    if piece:
+                        if result.first_token_s is None:
+                            result.first_token_s = time.perf_counter() - started
+                        parts.append(piece)
+                        size += len(piece)
+                        if on_text:
+                            on_text("".join(parts))
+                    if choice.get("finish_reason"):
+                        result.finish_reason = choice["finish_reason"]
+                        finished = True
+                if finished and usage:
+                    reusable = True
+                    break  # complete: the caller need not wait for [DONE]
+                if size > MAX_ANSWER_CHARS:
+                    break
+            else:
+                reusable = True
+                if not finished:
                     result.finish_reason = result.finish_reason or "eof"
+            if reusable and not response.is_closed:
+                task = asyncio.ensure_future(_drain(response, lines))
+                self._draining.add(task)
+                task.add_done_callback(self._draining.discard)
+                response = None
         except httpx.TimeoutException as err:
             raise UpstreamTimeout(f"the API went silent ({type(err).__name__})") from err
         except httpx.ConnectError as err:
@@ -227,6 +264,9 @@ class DeepSeekClient:
             raise ProtocolError(f"the connection broke mid-answer ({type(err).__name__})") from err
         except httpx.HTTPError as err:
             raise ModelError(f"HTTP error talking to the API: {type(err).__name__}") from err
+        finally:
+            if response is not None:  # cancelled, failed or cut: close the stream now
+                await asyncio.shield(response.aclose())
         result.text = "".join(parts)[:MAX_ANSWER_CHARS]
         result.total_s = time.perf_counter() - started
         return result
