@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -112,12 +113,12 @@ def test_check_fails_on_drift_and_regeneration_repairs_it(tmp_path, capsys):
 
 
 def test_check_script_cli_exit_codes(tmp_path):
-    ok = subprocess.run(["python", str(ROOT / "scripts" / "gen_vscode_settings.py"), "--check"],
+    ok = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_vscode_settings.py"), "--check"],
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     broken = tmp_path / "package.json"
     broken.write_text("{not json", encoding="utf-8")
-    bad = subprocess.run(["python", str(ROOT / "scripts" / "gen_vscode_settings.py"), "--check",
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_vscode_settings.py"), "--check",
                           "--package", str(broken)], capture_output=True, text=True)
     assert bad.returncode == 2 and "cannot read" in bad.stderr
     assert broken.read_text(encoding="utf-8") == "{not json"
