@@ -65,6 +65,27 @@ def test_validation_by_whole_file_reparse_agrees(monkeypatch: pytest.MonkeyPatch
         assert got == want, case.name
 
 
+@pytest.mark.parametrize("variant", ["repeats the rest of the file", "echoes the line first",
+                                     "answers in CRLF"])
+def test_noisier_answers_give_the_same_result(variant: str) -> None:
+    """The model may echo the line and run on through everything after the cursor (or
+    use other line endings): every case must still come out exactly as expected."""
+    for case in CASES:
+        if case.expected is None:
+            continue
+        line = case.document[case.document.rfind("\n", 0, case.offset) + 1:case.offset]
+        raw = {"repeats the rest of the file": case.expected + case.document[case.replace_end:],
+               "echoes the line first": line + case.expected,
+               "answers in CRLF": case.expected.replace("\r\n", "\n").replace("\n", "\r\n"),
+               }[variant]
+        pdoc = case.pdoc()
+        shape = decide_shape(pdoc, case.offset, case.setting, case.max_tokens)
+        result = suggest(raw, pdoc, case.offset, shape)
+        after = case.document if result is None else \
+            case.document[:case.offset] + result.text + case.document[result.replace_end:]
+        assert after == case.accepted(), case.name
+
+
 def test_every_language_has_many_cases() -> None:
     counts = Counter(case.language for case in CASES)
     assert REQUIRED_LANGUAGES <= set(counts)

@@ -54,8 +54,9 @@ def strip_echo(text: str, line_prefix: str, prev_lines: tuple[str, ...] = ()) ->
     """Drop a leading repeat of the cursor line (and lines above it) or of the word being typed."""
     for k in range(min(len(prev_lines), ECHO_LINES), -1, -1):
         echo = "\n".join((*prev_lines[len(prev_lines) - k:], line_prefix)) if k else line_prefix
-        for variant in (echo, echo.lstrip()):
-            if variant.strip() and len(variant.strip()) >= 2 and text.startswith(variant):
+        # the exact line (indentation included) counts from one visible character
+        for variant, visible in ((echo, 1), (echo.lstrip(), 2)):
+            if len(variant.strip()) >= visible and text.startswith(variant):
                 return text[len(variant):]
     if line_prefix and not line_prefix.strip():
         return text.lstrip(" \t")  # the cursor already sits at the line's indentation
