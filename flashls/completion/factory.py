@@ -5,10 +5,54 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from ..context.assemble import AssembledContext, assemble_context, render_breakdown
+from ..context.recent import RecentEdits
 from ..context.syntax import ParsedDocument
+from ..context.workspace import Workspace
 from ..model.types import CompletionModel
 from ..settings import Settings
+from .multiline import decide_shape
+from .postprocess import clean
 from .service import CompletionEngine, EngineEvents
+
+
+class WorkspaceContext:
+    """The context provider the engine calls: the tiered context engine, with the
+    workspace boundary rebuilt whenever the folders or `exclude` change."""
+
+    def __init__(self, settings: Callable[[], Settings],
+                 documents: Mapping[str, ParsedDocument], roots: Callable[[], Sequence[Path]]):
+        self.settings = settings
+        self.documents = documents
+        self.roots = roots
+        self.recent = RecentEdits()
+        self._workspace: Workspace | None = None
+        self._workspace_key: tuple | None = None
+
+    def workspace(self) -> Workspace | None:
+        roots = tuple(str(r) for r in self.roots())
+        if not roots:
+            return None
+        key = (roots, tuple(self.settings().exclude))
+        if key != self._workspace_key:
+            self._workspace = Workspace(roots, key[1])
+            self._workspace_key = key
+        return self._workspace
+
+    def __call__(self, pdoc: ParsedDocument, offset: int, budget_tokens: int) -> AssembledContext:
+        return assemble_context(pdoc, offset, budget_tokens=budget_tokens,
+                                workspace=self.workspace(), open_docs=self.documents,
+                                recent=self.recent)
+
+    def note_edit(self, uri: str, line: int) -> None:
+        self.recent.note_edit(uri, line)
+
+    def forget(self, uri: str) -> None:
+        self.recent.forget(uri)
+
+    @staticmethod
+    def render(ctx: AssembledContext) -> str:
+        return render_breakdown(ctx)
 
 
 def build_engine(model: CompletionModel, *, settings: Callable[[], Settings],
@@ -16,4 +60,6 @@ def build_engine(model: CompletionModel, *, settings: Callable[[], Settings],
                  path_of: Callable[[str], str] = lambda uri: uri,
                  events: EngineEvents | None = None) -> CompletionEngine:
     return CompletionEngine(model, settings=settings, documents=documents,
-                            path_of=path_of, events=events)
+                            context=WorkspaceContext(settings, documents, roots),
+                            shaper=decide_shape, cleaner=clean, path_of=path_of,
+                            events=events)

@@ -178,14 +178,20 @@ class CompletionEngine:
         self._prefetches: set[asyncio.Task] = set()
 
     # -- notifications from the editor ---------------------------------------------
-    def note_edit(self, uri: str) -> None:
+    def note_edit(self, uri: str, line: int | None = None) -> None:
         self.debouncer.note_keystroke(uri)
+        note = getattr(self.context, "note_edit", None)  # context engines that track edits
+        if note is not None and line is not None:
+            note(uri, line)
 
     def note_context_change(self) -> None:
         self.context_epoch += 1
 
     def forget(self, uri: str) -> None:
         self.debouncer.forget(uri)
+        forget = getattr(self.context, "forget", None)
+        if forget is not None:
+            forget(uri)
         job = self._jobs.pop(uri, None)
         if job and job.task:
             job.superseded = True
@@ -336,9 +342,11 @@ class CompletionEngine:
         spec = snapshot.spec
         inputs = PromptInputs(self.path_of(snapshot.doc.uri), snapshot.doc.language_id,
                               spec.line_comment if spec else "")
+        # every request carries exactly `completion.maxTokens` (a promise to the user);
+        # the shape's stop sequences are what end a single-line answer early
         request = build_request(settings.completion.endpoint, ctx, inputs,
-                                model=settings.model, max_tokens=shape.max_tokens,
-                                stop=shape.stop)
+                                model=settings.model,
+                                max_tokens=settings.completion.max_tokens, stop=shape.stop)
         return ctx, shape, request
 
     def preview(self, uri: str, offset: int) -> dict:
@@ -355,7 +363,7 @@ class CompletionEngine:
             out.update(prompt=request.prompt, suffix=request.suffix)
         else:
             out["messages"] = [{"role": m.role, "content": m.content} for m in request.messages]
-        render = getattr(self, "render_breakdown", None)
+        render = getattr(self.context, "render", None)
         out["breakdown"] = render(ctx) if render else "\n".join(
             f"{t['tier']}: {t['source']}" for t in out["tiers"]) or "cursor window only"
         return out

@@ -153,7 +153,7 @@ class Session:
         previous = self.settings
         settings, errors = apply_settings(previous, raw)
         for err in errors:
-            self.messages.once(f"{err} (from {source}); keeping the previous value.")
+            self.messages.once(f"{err}; keeping the previous value.")
         self.settings = settings
         key = settings.effective_api_key()
         if (settings.base_url, key) != (previous.base_url, previous.effective_api_key()):
@@ -163,7 +163,7 @@ class Session:
             self.engine.cache.clear()
             self.messages.forget()
             for err in errors:  # keep remembering what was already said
-                self.messages.shown.add(f"{err} (from {source}); keeping the previous value.")
+                self.messages.shown.add(f"{err}; keeping the previous value.")
         configure_logging(self.server, settings.log_level, settings.effective_api_key)
         log.info("settings updated from %s", source)
 
@@ -198,7 +198,9 @@ class Session:
         self.unsynced[uri] = why
 
     def note_edit(self, uri: str, changes: Any) -> None:
-        self.engine.note_edit(uri)
+        last = changes[-1] if changes else None
+        rng = getattr(last, "range", None)
+        self.engine.note_edit(uri, rng.start.line if rng is not None else None)
 
     def locate(self, uri: str, position: lsp.Position) -> tuple[ParsedDocument, int] | None:
         """The document and string offset for a request, or None when we must not answer."""
