@@ -237,6 +237,10 @@ class DeepSeekClient:
                             result.first_token_s = time.perf_counter() - started
                         parts.append(piece)
                         size += len(piece)
+                        if size > answer_limit(request.max_tokens):
+                            raise ProtocolError(
+                                f"the API sent {size}+ characters for at most "
+                                f"{request.max_tokens} tokens; answer dropped")
                         if on_text:
                             on_text("".join(parts))
                     if choice.get("finish_reason"):
