@@ -13,6 +13,8 @@ current document is analyzed from its own incremental tree (`ParsedDocument.tree
 
 from __future__ import annotations
 
+import bisect
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Hashable, NamedTuple, Sequence
@@ -25,7 +27,9 @@ from .outline import Item, build_items
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
 
-LEAD_LINES = 20  # comment / attribute lines above a node that its rendering may read
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+LEAD_LINES = 20
+_LEAD_CHARS = frozenset("#/;-*@")  # first characters of comment / attribute lines  # comment / attribute lines above a node that its rendering may read
 
 
 class _Chunk(NamedTuple):
@@ -35,6 +39,8 @@ class _Chunk(NamedTuple):
     imports: tuple[ImportRef, ...]
     top_starts: tuple[int, ...]
     package: str | None
+    idents: dict[str, tuple[int, ...]]  # identifier -> relative rows using it
+    ident_set: frozenset[str]  # its keys (set & frozenset iterates the smaller side)
 
 
 class _Placed(NamedTuple):
@@ -52,6 +58,49 @@ class Analysis:
     package: str | None
     top_starts: tuple[int, ...]  # first lines of top-level definitions
     import_lines: frozenset[int] = field(default=frozenset())
+    # (first line, last line, identifiers, identifier -> relative rows) per top-level node
+    usages: tuple[tuple[int, int, frozenset[str], dict[str, tuple[int, ...]]], ...] = ()
+
+    def usage_distances(self, names: set[str], cursor_line: int, far: int) -> dict[str, int]:
+        """Nearest use of each of `names` to the cursor line; uses on import lines
+        count `far` lines further away. Nodes are visited outward from the cursor, and
+        a name stops being looked for once no farther node can bring it closer."""
+        found: dict[str, int] = {}
+        skip = self.import_lines
+        usages = self.usages
+        firsts = [u[0] for u in usages]
+        below = bisect.bisect_right(firsts, cursor_line)  # first node starting after
+        above = below - 1
+        pending = set(names)  # not final yet
+        open_found: set[str] = set()  # found, but a nearer use may still come
+        while pending and (above >= 0 or below < len(usages)):
+            lb_above = max(0, cursor_line - usages[above][1]) if above >= 0 else None
+            lb_below = usages[below][0] - cursor_line if below < len(usages) else None
+            if lb_below is None or (lb_above is not None and lb_above <= lb_below):
+                first, last, ident_set, idents = usages[above]
+                bound = lb_above
+                above -= 1
+            else:
+                first, last, ident_set, idents = usages[below]
+                bound = lb_below
+                below += 1
+            if open_found:
+                settled = [n for n in open_found if found[n] <= bound]
+                pending.difference_update(settled)
+                open_found.difference_update(settled)
+            for name in pending & ident_set:
+                open_found.add(name)
+                rows = idents[name]
+                at = bisect.bisect_left(rows, cursor_line - first)
+                candidates = rows[max(0, at - 1):at + 1]
+                if rows[0] + first in skip or rows[-1] + first in skip:
+                    candidates = rows  # an import line may be the only use
+                for rel in candidates:
+                    row = first + rel
+                    d = abs(row - cursor_line) + (far if row in skip else 0)
+                    if d < found.get(name, 1 << 62):
+                        found[name] = d
+        return found
 
 
 _LOCK = threading.RLock()
@@ -75,6 +124,8 @@ def _parse(spec: LanguageSpec, source: bytes) -> Tree:
 
 
 def _lead(spec: LanguageSpec, lines: Sequence[str], row: int) -> tuple[str, ...]:
+    if row == 0 or lines[row - 1].lstrip()[:1] not in _LEAD_CHARS:
+        return ()  # the usual case, decided without the full checks
     out = []
     r = row - 1
     while r >= 0 and len(out) < LEAD_LINES:
@@ -98,7 +149,13 @@ def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequenc
     rel_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start - first, i.end - first)
                         for i in imports)
     top = tuple(d.start - first for d in defs if d.parent == -1)
-    return _Chunk(rel_items, rel_imports, top, package)
+    last = min(node.end_point[0], len(lines) - 1)
+    idents: dict[str, list[int]] = {}
+    for row in range(first, last + 1):
+        for name in set(_IDENT.findall(lines[row])):
+            idents.setdefault(name, []).append(row - first)
+    return _Chunk(rel_items, rel_imports, top, package,
+                  {k: tuple(v) for k, v in idents.items()}, frozenset(idents))
 
 
 def _place(chunk: _Chunk, offset: int, base: int) -> _Placed:
@@ -116,6 +173,7 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree) -> Analysis:
     items: list[Item] = []
     imports: list[ImportRef] = []
     top_starts: list[int] = []
+    usages: list[tuple[int, int, frozenset[str], dict[str, tuple[int, ...]]]] = []
     package = None
     n = len(lines)
     for node in tree.root_node.children:
@@ -135,6 +193,8 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree) -> Analysis:
                 _CHUNKS[key] = chunk
         else:
             stats["chunks_reused"] += 1
+        if chunk.idents:
+            usages.append((first, last, chunk.ident_set, chunk.idents))
         if not chunk.items and not chunk.imports and chunk.package is None:
             continue
         place_key = (key, first, len(items))
@@ -151,7 +211,7 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree) -> Analysis:
         package = package or chunk.package
     import_lines = frozenset(i for imp in imports for i in range(imp.start, imp.end + 1))
     return Analysis(spec, lines, tuple(items), tuple(imports), package, tuple(top_starts),
-                    import_lines)
+                    import_lines, tuple(usages))
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,

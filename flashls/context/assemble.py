@@ -16,8 +16,8 @@ from typing import Mapping
 
 from .analysis import Analysis, analyze
 from .budget import Fill, distribute, window_cap, window_reservation
-from .neighbors import (NeighborPlan, candidate_order, neighbor_files, part_overhead, plan,
-                        usage_distances)
+from .neighbors import (IMPORT_LINE_DISTANCE, NeighborPlan, candidate_order, neighbor_files,
+                        part_overhead, plan)
 from .outline import outline_order, render, select
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
@@ -115,8 +115,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                                    open_by_path)
             if files:
                 names = {it.name for f in files for it in f.analysis.items if it.name}
-                distances = usage_distances(lines, cursor_line, names,
-                                            analysis.import_lines)
+                distances = analysis.usage_distances(names, cursor_line,
+                                                     IMPORT_LINE_DISTANCE)
                 order = candidate_order(files, distances)
                 fillers["neighbors"] = lambda cap: _as_fill(plan(files, order, cap))
     snippets = recent_snippets(current=pdoc, window_lines=window_range,
@@ -144,15 +144,15 @@ def _as_fill(p: NeighborPlan) -> Fill:
 
 def _outline_filler(analysis: Analysis, window_range: tuple[int, int], source: str):
     items = analysis.items
-    order = outline_order(items, window_range)
     overhead = part_overhead(source)
-    demand = sum(items[i].tokens for i in order)
+    lo, hi = window_range
+    demand = sum(it.tokens for it in items if not (lo <= it.start and it.end <= hi))
     demand = demand + overhead if demand else 0
 
     def fill(cap: int) -> Fill:
-        if cap <= overhead or not order:
+        if cap <= overhead or not demand:
             return Fill("", 0, demand)
-        chosen, used = select(items, order, cap - overhead)
+        chosen, used = select(items, outline_order(items, window_range), cap - overhead)
         if not chosen:
             return Fill("", 0, demand)
         return Fill(render(items, chosen), used + overhead, demand)

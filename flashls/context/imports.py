@@ -53,6 +53,13 @@ def resolve_imports(spec: LanguageSpec, path: str, symbols: FileSymbols,
     resolver = _RESOLVERS.get(spec.resolver)
     if resolver is None or not path:
         return []
+    # the same imports resolve the same way for a couple of seconds (per keystroke,
+    # only the import lines' content could change the answer)
+    key = (spec.name, path, tuple((i.kind, i.path, i.names) for i in symbols.imports),
+           symbols.package)
+    cached = workspace.cache.get(key)
+    if cached is not None:
+        return list(cached)
     me = os.path.realpath(path)
     out: list[str] = []
     seen = {me}
@@ -63,6 +70,7 @@ def resolve_imports(spec: LanguageSpec, path: str, symbols: FileSymbols,
         seen.add(real)
         if os.path.isfile(real) and workspace.allowed(candidate):
             out.append(candidate)
+    workspace.cache[key] = tuple(out)
     return out
 
 

@@ -45,6 +45,7 @@ class NeighborFile:
     rank: int  # order of its import
 
 
+@lru_cache(maxsize=4096)
 def part_overhead(source: str) -> int:
     """Tokens the prompt spends to label a part with its file (a comment line)."""
     return estimate_tokens(f"// {source}\n")

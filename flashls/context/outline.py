@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from .languages import LanguageSpec
 from .secrets import redact
@@ -26,7 +26,9 @@ from .symbols import Definition, ImportRef
 from .tokens import estimate_tokens
 
 MAX_FULL_LINES = 10  # a body-less definition longer than this is cut with an elision
-MAX_HEADER_LINES = 8  # a signature longer than this keeps its first lines only
+MAX_HEADER_LINES = 8
+MIN_ENTRY_TOKENS = 2  # no entry is cheaper: selection stops when less is left
+MAX_MISSES = 48  # ...or after this many entries in a row did not fit  # a signature longer than this keeps its first lines only
 TRANSPARENT_KINDS = frozenset({"module"})  # namespaces don't count as a nesting level
 CONTAINER_KINDS = frozenset({"class", "interface", "trait", "impl", "module", "struct",
                              "enum"})
@@ -204,43 +206,66 @@ def closure(items: tuple[Item, ...], index: int, selected: set[int]) -> list[int
     return need
 
 
-def select(items: tuple[Item, ...], order: list[int], budget: int,
+def select(items: tuple[Item, ...], order: Iterable[int], budget: int,
            selected: set[int] | None = None) -> tuple[set[int], int]:
     """Greedily take items in `order` (with their containers) while they fit `budget`.
-    An item that does not fit is skipped whole; smaller ones after it may still fit."""
+    An item that does not fit is skipped whole; smaller ones after it may still fit
+    (until `MAX_MISSES` in a row did not)."""
     chosen: set[int] = set(selected or ())
     used = 0
+    misses = 0
     for index in order:
+        if budget - used < MIN_ENTRY_TOKENS or misses >= MAX_MISSES:
+            break
         if index in chosen:
             continue
         item = items[index]
-        if item.parent == -1:  # the common case, without building a list
+        if item.parent == -1 or item.parent in chosen:  # the common cases
             if used + item.tokens <= budget:
                 chosen.add(index)
                 used += item.tokens
+                misses = 0
+            else:
+                misses += 1
             continue
         need = closure(items, index, chosen)
         if not need:
             continue
         cost = sum(items[i].tokens for i in need)
         if used + cost > budget:
+            misses += 1
             continue
         chosen.update(need)
         used += cost
+        misses = 0
     return chosen, used
 
 
-def outline_order(items: tuple[Item, ...], window: tuple[int, int]) -> list[int]:
+def outline_order(items: tuple[Item, ...], window: tuple[int, int]) -> Iterator[int]:
     """Tier 2 priority: imports, then top-level signatures, then members, each nearest
-    to the window first. Items the window already shows are left out."""
+    to the window first (ties: the one above). Items the window already shows are left
+    out. Lazy: selection usually stops long before the end of a large file."""
     lo, hi = window
-    ranked = []
+    levels: tuple[list[int], list[int], list[int]] = ([], [], [])
     for index, item in enumerate(items):
         if lo <= item.start and item.end <= hi:
             continue  # wholly inside the window
         if item.kind == "import" and lo <= item.start <= hi:
             continue
-        distance = lo - item.end if item.end < lo else item.start - hi if item.start > hi else 0
-        ranked.append((item.level, distance, item.start, index))
-    ranked.sort()
-    return [index for *_, index in ranked]
+        levels[min(item.level, 2)].append(index)
+    for level in levels:
+        # file order = start order; items overlapping the window come first
+        inside = [i for i in level if items[i].end >= lo and items[i].start <= hi]
+        above = [i for i in level if items[i].end < lo]
+        below = [i for i in level if items[i].start > hi]
+        yield from inside
+        a, b = len(above) - 1, 0
+        while a >= 0 or b < len(below):
+            da = lo - items[above[a]].end if a >= 0 else None
+            db = items[below[b]].start - hi if b < len(below) else None
+            if db is None or (da is not None and da <= db):
+                yield above[a]
+                a -= 1
+            else:
+                yield below[b]
+                b += 1

@@ -19,9 +19,10 @@ from typing import Iterable, Sequence
 from urllib.parse import unquote, urlparse
 
 import pathspec
-from cachetools import LRUCache
+from cachetools import LRUCache, TTLCache
 
 MAX_FILE_BYTES = 1_000_000
+BOUNDARY_TTL = 2.0  # seconds a path's allowed/denied verdict is reused (symlinks, ignores)
 _SNIFF_BYTES = 8192
 
 
@@ -72,7 +73,8 @@ class Workspace:
         self._lock = threading.RLock()
         self._texts: LRUCache = LRUCache(maxsize=512)  # realpath -> (stamp, text | None)
         self._ignores: LRUCache = LRUCache(maxsize=1024)  # dir -> (stamp, spec | None)
-        self.cache: LRUCache = LRUCache(maxsize=512)  # for parsed symbols (neighbors.py)
+        self._verdicts: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
+        self.cache: TTLCache = TTLCache(maxsize=1024, ttl=BOUNDARY_TTL)  # imports.py
         self.reads = 0  # files actually read from disk (tests, benchmark)
 
     # -- boundary ----------------------------------------------------------
@@ -118,8 +120,18 @@ class Workspace:
         return self.use_gitignore and self._git_ignored(real, root)
 
     def allowed(self, path: str) -> bool:
-        """Inside the workspace and not excluded (content checks happen in `read`)."""
-        return bool(path) and self.contains(path) and not self.excluded(path)
+        """Inside the workspace and not excluded (content checks happen in `read`).
+        The verdict is reused for `BOUNDARY_TTL` seconds: requests come per keystroke."""
+        if not path:
+            return False
+        with self._lock:
+            hit = self._verdicts.get(path)
+        if hit is not None:
+            return hit
+        verdict = self.contains(path) and not self.excluded(path)
+        with self._lock:
+            self._verdicts[path] = verdict
+        return verdict
 
     # -- reading -----------------------------------------------------------
     def read(self, path: str) -> str | None:

