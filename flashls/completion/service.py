@@ -123,6 +123,8 @@ class _Generation:
     def can_serve(self, before: str, after: str) -> bool:
         if self.task is None or self.task.done() or after != self.after:
             return False
+        if self.waiters <= 0:  # abandoned: its cancellation is under way
+            return False
         if not before.startswith(self.before):
             return False
         typed = before[len(self.before):]
