@@ -267,3 +267,28 @@ def test_context_brings_signatures_of_imported_names_the_selection_uses(tmp_path
     msgs = rewrite_messages(ctx, "value = helper(3)", "Inline it.")
     assert msgs[1].content.startswith("Signatures from util.py")
     assert gather(pdoc, s, e, "main.py").signatures == ()
+
+
+@pytest.mark.parametrize("replacement", [
+    "        return None\n", "        return (None\n", "        x = '中文😀'\n        return x\n",
+    "        if x:\n", "",
+])
+def test_incremental_check_agrees_with_full_parses(replacement):
+    text = CLASS.replace("class Store:", "class Störe:  # ünï 😀")
+    s, e = offsets(text, "        data = None", "return data\n")
+    tree = PY.parser().parse(text.encode())
+    incremental = check_rewrite(text, s, e, replacement, PY, tree)
+    assert incremental == check_rewrite(text, s, e, replacement, PY)
+    assert tree.root_node.end_byte == len(text.encode())  # the caller's tree is not edited
+
+
+def test_window_shrinks_to_the_scope_budget_around_the_selection():
+    from flashls.context.tokens import estimate_tokens
+    text = "".join(f"value_{i} = compute(alpha_{i}, beta_{i}, gamma_{i}, delta_{i})\n"
+                   for i in range(200))
+    pdoc = parsed(text, "data.txt", "plaintext")
+    s, e = offsets(text, "value_100 =", "delta_100)\n")
+    ctx = gather(pdoc, s, e, "data.txt", scope_tokens=300)
+    assert estimate_tokens(ctx.scope) <= 300 + estimate_tokens("<<<SELECTION>>>")
+    assert "value_99 =" in ctx.scope and "value_101 =" in ctx.scope
+    assert "value_60 =" not in ctx.scope and "value_140 =" not in ctx.scope

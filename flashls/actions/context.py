@@ -129,10 +129,16 @@ def gather(pdoc: ParsedDocument, start: int, end: int, path: str, *,
     if region is None:
         s_line = max(0, first - WINDOW_LINES)
         e_line = min(len(lines) - 1, last + WINDOW_LINES)
-        while s_line < first and sum(estimate_tokens(lines[i] + "\n") for i in
-                                     range(s_line, e_line + 1)) > scope_tokens * 1.5:
-            s_line = min(first, s_line + 5)
-            e_line = max(last, e_line - 5)
+        cost = {i: estimate_tokens(lines[i] + "\n") for i in range(s_line, e_line + 1)
+                if i < first or i > last}
+        used = sum(cost.values())
+        while used > scope_tokens and (s_line < first or e_line > last):
+            if s_line < first:  # shrink from both ends, one line at a time
+                used -= cost[s_line]
+                s_line += 1
+            if e_line > last and used > scope_tokens:
+                used -= cost[e_line]
+                e_line -= 1
         label = f"lines {s_line + 1}-{e_line + 1} of the file"
     scope_start = min(starts[s_line], start)
     scope_end = max(starts[e_line + 1] if e_line + 1 < len(starts) else len(text), end)

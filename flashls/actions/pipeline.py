@@ -173,7 +173,8 @@ class ActionRunner:
         if not code.strip():
             return "the answer contained no code", "", False
         replacement = fit(code, sel)
-        verdict = check_rewrite(job.pdoc.doc.text, job.start, job.end, replacement, spec)
+        verdict = check_rewrite(job.pdoc.doc.text, job.start, job.end, replacement, spec,
+                                job.pdoc.tree())
         return verdict.reason, replacement, verdict.checked_syntax
 
     @staticmethod
