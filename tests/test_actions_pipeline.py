@@ -113,3 +113,19 @@ async def test_empty_explanation_escalates_once(setup):
     assert (outcome.markdown, outcome.model) == ("Sums.", "deepseek-v4-pro")
     assert [r.model for r in fake.completion_requests()] == ["deepseek-flash",
                                                              "deepseek-v4-pro"]
+
+
+async def test_positions_follow_the_documents_encoding(setup):
+    fake, service, _, _, _ = setup
+    text = "label = '😀中'; x = compute(a,  b)\n"
+    uri = "file:///w/u.py"
+    service.documents[uri] = ParsedDocument.open(Document(uri, text, "python", 1, "utf-16"),
+                                                 "u.py")
+    start = len(text[:text.index("compute")].encode("utf-16-le")) // 2  # 😀 is 2 units
+    end = start + len("compute(a,  b)")
+    fake.responder = lambda req: Reply(text="```\ncompute(a, b)\n```")
+    result = await service.rewrite(Target(uri, (0, start), (0, end)), "simplify")
+    assert (result.edit.start, result.edit.end) == ((0, start), (0, end))
+    assert result.edit.new_text == "compute(a, b)"
+    sent = fake.completion_requests()[0].body["messages"][-1]["content"]
+    assert "label = '😀中'; x = <<<SELECTION>>>" in sent
