@@ -217,6 +217,12 @@ def test_balance_closes_what_the_text_opened() -> None:
     assert balance('print("hi', PY) == 'print("hi")'
 
 
+def test_balance_leaves_a_text_that_ends_by_opening_alone() -> None:
+    assert balance("if (count === 1) {", JS) == "if (count === 1) {"
+    assert balance("items.forEach(function (x) {", JS) == "items.forEach(function (x) {"
+    assert balance("call(", JS) == "call("
+
+
 def test_balance_leaves_closers_of_outer_brackets_alone() -> None:
     assert balance("a, b", JS) == "a, b"
     assert balance("a)", JS) == "a)"

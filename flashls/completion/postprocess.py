@@ -332,7 +332,8 @@ def balance(text: str, lex: Lexicon, start: ScanState = ScanState(), line_prefix
             rest: str = "", replaced: int = 0) -> str:
     """Close strings and brackets the text opened and left open.
 
-    An opener on the last line is closed on that line (a dangling `,` dropped); one on an
+    Nothing is closed when the text ends with its last opener (`if (x) {`, `foo(`): that
+    is a line the user goes on from, not an unfinished one. An opener on the last line is closed on that line (a dangling `,` dropped); one on an
     earlier line gets its own closing line at that line's indentation. When the rest of
     the line (`rest`, of which the text replaces `replaced` characters) already closes
     some of them, only as many are added as keep the line closing what it closed before.
@@ -343,8 +344,8 @@ def balance(text: str, lex: Lexicon, start: ScanState = ScanState(), line_prefix
         out += " " + lex.block_comment[1]
     elif final.quote is not None and final.quote != start.quote:
         out += final.quote
-    if not final.stack:
-        return out
+    if not final.stack or not text[final.stack[-1][1] + 1:].strip():
+        return out  # ends by opening a block / argument list: the user writes on from there
     lines = text.split("\n")
     last = len(lines) - 1
     on_last_line = True
