@@ -60,10 +60,17 @@ def test_tiers_content_and_order():
     assert "super().__init__" not in models
     assert "def apply_discount(amount: Decimal, discount_pct: float) -> Decimal:" in \
         by_source[("neighbors", "inventory/pricing.py")]
-    outline = by_source[("outline", "inventory/services.py")]
-    assert "from .models import Order, OutOfStockError, Product" in outline
+    # the whole file fits the window: no outline repeats it
+    assert ctx.window_start_line == 0 and ("outline", "inventory/services.py") not in by_source
+    small = assemble_context(pdoc, offset, budget_tokens=700, workspace=workspace("py_inventory"))
+    check_invariants(small)
+    outline = next(p.text for p in small.parts if p.tier == "outline")
+    imports = "from .models import Order, OutOfStockError, Product"
+    assert (imports in outline) != (imports in small.prefix)  # shown once
     assert "    def quote(self, customer: str, product: Product, quantity: int) -> Decimal:" \
         in outline
+    assert "class OutOfStockError(Exception):" in "".join(
+        p.text for p in small.parts if p.tier == "neighbors")
     # window: prefix ends at the cursor, suffix starts there
     text = pdoc.doc.text
     assert text[:offset].endswith(ctx.prefix.split("\n", 1)[1][-200:])
@@ -328,3 +335,14 @@ def test_tiny_budgets_do_not_crash(budget):
     pdoc = open_doc(FIXTURES / "py_inventory" / "app.py")
     ctx = assemble_context(pdoc, 100, budget_tokens=budget, workspace=workspace("py_inventory"))
     assert ctx.tokens <= budget
+
+
+def test_an_excluded_current_document_sends_nothing(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    env = root / ".env.local"
+    env.write_text("DB_HOST=localhost\nDB_USER=app\n")
+    ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+    pdoc = ParsedDocument.open(Document(env.as_uri(), env.read_text(), "dotenv", 1), str(env))
+    ctx = assemble_context(pdoc, 5, budget_tokens=1000, workspace=ws)
+    assert (ctx.prefix, ctx.suffix, ctx.parts, ctx.tokens) == ("", "", (), 0)

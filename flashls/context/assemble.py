@@ -70,7 +70,11 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                      workspace: Workspace | None = None,
                      open_docs: Mapping[str, ParsedDocument] = {},
                      recent: RecentEdits | None = None) -> AssembledContext:
-    """Everything to send for a completion at str offset `offset` of `pdoc`."""
+    """Everything to send for a completion at str offset `offset` of `pdoc`.
+
+    With a workspace, a document that is excluded (`flashls.exclude`, .gitignore) gets
+    an empty context: callers should not ask the model at all (see `Workspace.allowed`).
+    A document outside every workspace folder gets its window and outline only."""
     budget = max(0, int(budget_tokens))
     doc = pdoc.doc
     text = doc.text
@@ -89,6 +93,10 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     path = path_from_uri(doc.uri)
     source = workspace.relative(path) if workspace and workspace.contains(path) \
         else os.path.basename(path) or doc.uri
+    if workspace is not None and workspace.contains(path) and workspace.excluded(path):
+        # an excluded or git-ignored file (.env, a key, build output) is never sent,
+        # not even as the text around the cursor
+        return AssembledContext((), "", "", 0, 0, budget)
 
     scopes: list[tuple[int, int]] = []
     top_starts: list[int] = []

@@ -143,20 +143,24 @@ class NeighborPlan:
 def candidate_order(files: Sequence[NeighborFile], distances: Mapping[str, int]
                     ) -> list[tuple[int, int]]:
     """(file index, item index) in priority order: used symbols nearest the cursor
-    first, then the rest of each file's signatures, top-level first."""
-    used, other = [], []
+    first; then members of used containers (the methods of a class this file uses),
+    by the container's distance; then the rest, top-level first, in import order."""
+    ranked = []
     for f_index, file in enumerate(files):
-        for i_index, item in enumerate(file.analysis.items):
+        items = file.analysis.items
+        for i_index, item in enumerate(items):
             if item.kind == "import":
                 continue
             d = distances.get(item.name)
             if d is not None:
-                used.append((d, file.rank, item.start, f_index, i_index))
+                key = (0, d, file.rank, item.start)
+            elif item.parent != -1 and items[item.parent].name in distances:
+                key = (1, distances[items[item.parent].name], file.rank, item.start)
             else:
-                other.append((item.level, file.rank, item.start, f_index, i_index))
-    used.sort()
-    other.sort()
-    return [(f, i) for *_, f, i in used] + [(f, i) for *_, f, i in other]
+                key = (2, item.level, file.rank, item.start)
+            ranked.append((key, f_index, i_index))
+    ranked.sort()
+    return [(f, i) for _, f, i in ranked]
 
 
 def plan(files: Sequence[NeighborFile], order: Sequence[tuple[int, int]], budget: int

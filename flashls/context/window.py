@@ -3,8 +3,8 @@
 * The prefix gets most of the window budget (`PREFIX_SHARE`), the suffix the rest;
   whatever one side leaves unused goes to the other.
 * The window's first line moves in large, deterministic steps: it is the earliest
-  *anchor* whose text up to the cursor fits. Anchors are one per `GRID`-line cell: the
-  first top-level definition starting in the cell, or the cell's first line. While the
+  *anchor* whose text up to the cursor fits. Anchors are, per `GRID`-line cell, its
+  first line and the first top-level definition starting in it. While the
   user types, the window start (and so the bytes DeepSeek's prefix cache has seen)
   stays put until the prefix no longer fits, then jumps a whole cell.
 * The end of the suffix snaps to the same grid, so the window's line range (which the
@@ -51,14 +51,16 @@ def _quantize_up(value: int, quantum: int) -> int:
 
 
 def anchors(cursor_line: int, top_level_starts: Sequence[int]) -> list[int]:
-    """Candidate window starts at or before the cursor line, ascending."""
+    """Candidate window starts at or before the cursor line, ascending: each cell's
+    first line, and the first top-level definition starting in the cell."""
     firsts: dict[int, int] = {}
     for start in top_level_starts:
         if 0 <= start <= cursor_line:
             cell = start // GRID
             if cell not in firsts or start < firsts[cell]:
                 firsts[cell] = start
-    out = sorted({firsts.get(cell, cell * GRID) for cell in range(cursor_line // GRID + 1)})
+    cells = range(cursor_line // GRID + 1)
+    out = sorted({cell * GRID for cell in cells} | set(firsts.values()))
     return [a for a in out if a <= cursor_line] + ([cursor_line] if cursor_line not in out
                                                    else [])
 

@@ -14,6 +14,11 @@
 (type_definition declarator: (type_identifier) @name) @definition.type
 (alias_declaration name: (type_identifier) @name) @definition.type
 (translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
+(preproc_ifdef (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
+(preproc_if (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
+(preproc_else (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
+(declaration_list (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
+(declaration declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier)] @name))) @definition.function
 (preproc_def name: (identifier) @name) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
 
