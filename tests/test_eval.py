@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,11 +24,16 @@ N = 12
 def knowing_responder(cases, *, flash_knows=lambda i: i % 3 == 0, fail=lambda i: False):
     """Answers the hidden line when the request is for a known case: always for
     deepseek-v4-pro, for every third case for deepseek-flash."""
+    def norm(text: str) -> str:  # context assembly may fold blank lines
+        return re.sub(r"\s+", " ", text)
+
+    keys = [(norm(c.text[:c.offset])[-100:], norm(c.text[c.offset:])[:50]) for c in cases]
+
     def respond(req):
-        prompt, suffix = req.body.get("prompt", ""), req.body.get("suffix", "")
+        prompt = norm(req.body.get("prompt", ""))
+        suffix = norm(req.body.get("suffix", ""))
         for i, case in enumerate(cases):
-            if (prompt.endswith(case.text[:case.offset][-120:])
-                    and suffix.startswith(case.text[case.offset:][:60])):
+            if prompt.endswith(keys[i][0]) and suffix.startswith(keys[i][1]):
                 if fail(i):
                     return Reply(status=500)
                 if req.model == "deepseek-v4-pro" or flash_knows(i):
