@@ -16,6 +16,7 @@ Rendering rules, per definition:
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
@@ -169,7 +170,8 @@ def _finish(lines: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """Redacted lines and their token cost (memoized: unchanged code costs nothing)."""
     if not lines:
         return (), 0
-    shown = tuple(redact(line) for line in lines)
+    # redact the lines together: a private key block spans lines
+    shown = tuple(redact("\n".join(lines)).split("\n"))
     return shown, estimate_tokens("".join(line + "\n" for line in shown))
 
 
@@ -241,31 +243,69 @@ def select(items: tuple[Item, ...], order: Iterable[int], budget: int,
     return chosen, used
 
 
+_LEVELS: dict[int, tuple[tuple[Item, ...], list[tuple[list[int], list[int], list[int]]]]] = {}
+
+
+def _levels(items: tuple[Item, ...]) -> list[tuple[list[int], list[int], list[int]]]:
+    """Per level: item indices, their starts and their ends (ascending: items of one
+    level are in file order and do not overlap). Memoized per items tuple."""
+    hit = _LEVELS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    levels: list[tuple[list[int], list[int], list[int]]] = [([], [], []) for _ in range(3)]
+    for index, item in enumerate(items):
+        idx, starts, ends = levels[item.level if item.level < 2 else 2]
+        idx.append(index)
+        starts.append(item.start)
+        ends.append(item.end)
+    if len(_LEVELS) > 32:
+        _LEVELS.clear()
+    _LEVELS[id(items)] = (items, levels)
+    return levels
+
+
 def outline_order(items: tuple[Item, ...], window: tuple[int, int]) -> Iterator[int]:
     """Tier 2 priority: imports, then top-level signatures, then members, each nearest
     to the window first (ties: the one above). Items the window already shows are left
     out. Lazy: selection usually stops long before the end of a large file."""
     lo, hi = window
-    levels: tuple[list[int], list[int], list[int]] = ([], [], [])
-    for index, item in enumerate(items):
-        if lo <= item.start and item.end <= hi:
-            continue  # wholly inside the window
-        if item.kind == "import" and lo <= item.start <= hi:
-            continue
-        levels[min(item.level, 2)].append(index)
-    for level in levels:
-        # file order = start order; items overlapping the window come first
-        inside = [i for i in level if items[i].end >= lo and items[i].start <= hi]
-        above = [i for i in level if items[i].end < lo]
-        below = [i for i in level if items[i].start > hi]
-        yield from inside
-        a, b = len(above) - 1, 0
-        while a >= 0 or b < len(below):
-            da = lo - items[above[a]].end if a >= 0 else None
-            db = items[below[b]].start - hi if b < len(below) else None
-            if db is None or (da is not None and da <= db):
-                yield above[a]
+    for idx, starts, ends in _levels(items):
+        first_inside = bisect.bisect_left(ends, lo)  # ends >= lo from here
+        first_below = bisect.bisect_right(starts, hi)  # starts > hi from here
+        for k in range(first_inside, max(first_inside, first_below)):
+            item = items[idx[k]]
+            if lo <= item.start and item.end <= hi:
+                continue  # wholly inside the window
+            if item.kind == "import" and lo <= item.start <= hi:
+                continue
+            yield idx[k]
+        a, b = min(first_inside, first_below) - 1, max(first_inside, first_below)
+        n = len(idx)
+        while a >= 0 or b < n:
+            if b >= n or (a >= 0 and lo - ends[a] <= starts[b] - hi):
+                yield idx[a]
                 a -= 1
             else:
-                yield below[b]
+                yield idx[b]
                 b += 1
+
+
+def outline_demand(items: tuple[Item, ...], window: tuple[int, int]) -> int:
+    """Cost of every item the window does not already show."""
+    total = _TOTALS.get(id(items))
+    if total is None or total[0] is not items:
+        total = (items, sum(it.tokens for it in items))
+        if len(_TOTALS) > 32:
+            _TOTALS.clear()
+        _TOTALS[id(items)] = total
+    lo, hi = window
+    inside = 0
+    for idx, starts, ends in _levels(items):
+        for k in range(bisect.bisect_left(starts, lo), bisect.bisect_right(starts, hi)):
+            item = items[idx[k]]
+            if item.end <= hi:
+                inside += item.tokens
+    return total[1] - inside
+
+
+_TOTALS: dict[int, tuple[tuple[Item, ...], int]] = {}
