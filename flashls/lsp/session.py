@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -18,6 +20,7 @@ from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
 from ..context.document import PositionError
 from ..context.syntax import ParsedDocument
+from ..context.workspace import compile_globs, path_from_uri
 from ..model.deepseek import DeepSeekClient
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
@@ -30,6 +33,14 @@ log = logging.getLogger("flashls")
 
 MAX_DOCUMENT_CHARS = 5_000_000
 CONFIG_PULL_TIMEOUT_S = 5.0
+
+
+@lru_cache(maxsize=4)
+def _exclude_spec(patterns: tuple[str, ...]):
+    try:
+        return compile_globs(patterns)
+    except ValueError:
+        return None
 
 
 class Messages:
@@ -213,11 +224,29 @@ class Session:
         if len(pdoc.doc.text) > MAX_DOCUMENT_CHARS or "\x00" in pdoc.doc.text:
             log.info("not completing in %s: too large or binary", uri)
             return None
+        if self.excluded(uri):
+            log.info("not completing in %s: excluded (flashls.exclude or git-ignored)", uri)
+            return None
         try:
             return pdoc, pdoc.doc.offset_at(position.line, position.character)
         except PositionError as err:
             log.info("invalid position in %s: %s", uri, err)
             return None
+
+    def excluded(self, uri: str) -> bool:
+        """`flashls.exclude` and git ignores cover the edited file too: its text is
+        never sent, not even as the cursor window."""
+        path = path_from_uri(uri)
+        if not os.path.isabs(path):
+            return False  # untitled: and other schemes have no path to match
+        try:
+            workspace = self.engine.context.workspace()
+        except Exception:  # no workspace-aware context, or invalid globs (told elsewhere)
+            workspace = None
+        if workspace is not None and workspace.contains(path):
+            return not workspace.allowed(path)
+        spec = _exclude_spec(tuple(self.settings.exclude))
+        return bool(spec and spec.match_file(Path(path).as_posix().lstrip("/")))
 
     def relative_path(self, uri: str) -> str:
         path = to_fs_path(uri) or uri
