@@ -64,10 +64,6 @@ end
 
 -- -- completion keymaps ------------------------------------------------------------
 
-local function feed(key)
-  return api.nvim_replace_termcodes(key, true, false, true)
-end
-
 local function set_keymaps(bufnr)
   local keys = M.config.keymaps or {}
   local engine = M.engine()
@@ -75,6 +71,8 @@ local function set_keymaps(bufnr)
     return
   end
   local ghost = require('flashls.ghost')
+  -- Expr mappings: returning the lhs itself (keycodes replaced by Neovim) is the
+  -- fallback when there is no suggestion.
   local function map(lhs, rhs, desc)
     if lhs then
       vim.keymap.set('i', lhs, rhs, { buffer = bufnr, expr = true, silent = true, desc = desc })
@@ -83,7 +81,7 @@ local function set_keymaps(bufnr)
   if engine == 'native' then
     local ic = vim.lsp.inline_completion
     map(keys.accept, function()
-      return ic.get() and '' or feed(keys.accept)
+      return ic.get() and '' or keys.accept
     end, 'flashls: accept suggestion')
     map(keys.next, function()
       ic.select({ count = 1 })
@@ -95,11 +93,11 @@ local function set_keymaps(bufnr)
     end, 'flashls: previous suggestion')
     map(keys.dismiss, function()
       -- Accepting with a handler that does nothing drops the suggestion.
-      return ic.get({ on_accept = function() end }) and '' or feed(keys.dismiss)
+      return ic.get({ on_accept = function() end }) and '' or keys.dismiss
     end, 'flashls: dismiss suggestion')
   else
     map(keys.accept, function()
-      return ghost.accept(bufnr) and '' or feed(keys.accept)
+      return ghost.accept(bufnr) and '' or keys.accept
     end, 'flashls: accept suggestion')
     map(keys.next, function()
       ghost.next(bufnr, 1)
@@ -115,7 +113,7 @@ local function set_keymaps(bufnr)
         ghost.dismiss(bufnr)
         return ''
       end
-      return feed(keys.dismiss)
+      return keys.dismiss
     end, 'flashls: dismiss suggestion')
   end
 end
