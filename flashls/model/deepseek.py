@@ -161,6 +161,11 @@ class DeepSeekClient:
     def __repr__(self) -> str:
         return f"DeepSeekClient({self.base_url!r})"  # never the key
 
+    def _unkeyed(self, text: str) -> str:
+        """An API that echoes the key in an error body must not put it in our errors."""
+        key = self._api_key
+        return text.replace(key, "<redacted>") if key and len(key) >= 4 else text
+
     async def aclose(self) -> None:
         for task in list(self._draining):
             task.cancel()
@@ -180,7 +185,7 @@ class DeepSeekClient:
         except httpx.HTTPError as err:
             raise ModelError(f"HTTP error talking to the API: {type(err).__name__}") from err
         if resp.status_code != 200:
-            raise error_for_status(resp.status_code, _error_detail(resp.content),
+            raise error_for_status(resp.status_code, self._unkeyed(_error_detail(resp.content)),
                                    parse_retry_after(resp.headers.get("retry-after")))
         try:
             data = resp.json().get("data", [])
@@ -213,7 +218,7 @@ class DeepSeekClient:
                 stream=True)
             if response.status_code != 200:
                 raw = await response.aread()
-                raise error_for_status(response.status_code, _error_detail(raw),
+                raise error_for_status(response.status_code, self._unkeyed(_error_detail(raw)),
                                        parse_retry_after(response.headers.get("retry-after")))
             lines = response.aiter_lines()
             finished = False
