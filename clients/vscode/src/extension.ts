@@ -60,7 +60,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register(CLIENT_COMMANDS.statusMenu, statusMenu);
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(onConfigurationChanged));
 
-  await startClient();
+  // Finding the server may ask a Python interpreter: do not hold up activation.
+  void startClient();
 }
 
 export async function deactivate(): Promise<void> {
