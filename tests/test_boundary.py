@@ -258,3 +258,45 @@ def test_corpus_covers_every_shape_asked_for():
     assert {"sk-key", "aws-akia", "private-key", "url-userinfo", "url-query",
             "env-line"} <= shapes
     assert len({s.value for s in CORPUS}) == len(CORPUS)  # seeded, distinct
+
+
+# -- in process: wherever the cursor is, whatever the window cuts, nothing leaks -----------
+def _long_pem(rng: random.Random) -> Secret:
+    b64 = string.ascii_letters + string.digits + "+/"
+    body = [_rand(rng, b64, 64) for _ in range(26)]  # an RSA 2048 key's length
+    block = ("-----BEGIN PRIVATE KEY-----\n" + "\n".join(body)
+             + "\n-----END PRIVATE KEY-----")
+    return Secret("long-private-key", f'KEY = """\n{block}\n"""', "\n".join(body[10:12]))
+
+
+def _secret_file(seed: int) -> tuple[str, list[Secret]]:
+    rng = random.Random(seed)
+    secrets = rng.sample(CORPUS, 10) + [_long_pem(rng)]
+    lines: list[str] = []
+    for i, s in enumerate(secrets):
+        lines += [f"def handler_{i}(request):", f"    value = request.get('{i}')",
+                  "    return value", "", _py_safe([s.line]).rstrip("\n"), ""]
+    return "\n".join(lines) + "\n", secrets
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_no_secret_survives_any_cursor_position_or_budget(seed):
+    from hypothesis import given, settings as hsettings, strategies as st
+
+    from flashls.context.assemble import assemble_context
+    from flashls.context.document import Document
+    from flashls.context.syntax import ParsedDocument
+
+    text, secrets = _secret_file(seed)
+    pdoc = ParsedDocument.open(Document("file:///tmp/s.py", text, "python", 1))
+
+    @hsettings(max_examples=60, deadline=None, derandomize=True)
+    @given(where=st.floats(0, 1), budget=st.sampled_from([128, 300, 700, 2048, 8192]))
+    def check(where, budget):
+        ctx = assemble_context(pdoc, int(where * len(text)), budget_tokens=budget)
+        sent = ctx.prefix + "\n" + ctx.suffix + "\n".join(p.text for p in ctx.parts)
+        for s in secrets:
+            for piece in s.value.split("\n"):
+                assert piece not in sent, (s.shape, budget, where)
+
+    check()
