@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from flashls.completion.cache import SuggestionCache
-from flashls.completion.debounce import MAX_MS, MIN_MS, Debouncer
+from flashls.completion.debounce import IGNORE_GAP_MS, MAX_MS, MIN_MS, Debouncer
 from flashls.completion.factory import build_engine
 from flashls.completion.service import CompletionEngine
 from flashls.context.document import Document
@@ -135,6 +135,7 @@ class Counters:
     prompt_tokens: int = 0
     output_tokens: int = 0
     latencies: list[float] = field(default_factory=list)
+    missed: list = field(default_factory=list)  # pauses without a suggestion: (ms, why)
 
 
 async def replay(variant: str, tasks: list[Task], *, scale: float, seed: int,
@@ -160,7 +161,8 @@ async def replay(variant: str, tasks: list[Task], *, scale: float, seed: int,
                               roots=lambda: roots,
                               path_of=lambda uri: Path(uri[7:]).name)
         engine.debouncer = Debouncer(avg_gap_ms=140 * scale, min_ms=MIN_MS * scale,
-                                     max_ms=MAX_MS * scale)
+                                     max_ms=MAX_MS * scale,
+                                     ignore_gap_ms=IGNORE_GAP_MS * scale)
     rng = random.Random(seed)
     counters = Counters()
     try:
@@ -191,13 +193,14 @@ async def type_task(engine: CompletionEngine, docs: dict, task: Task, rng: rando
     visible_id: list[str] = [""]
     pending: list[asyncio.Task] = []
 
-    async def ask(at: int) -> None:
+    async def ask(at: int):
         visible[0] = ""
         outcome = await engine.complete(uri, at)
         if outcome.suggestions and cursor_now[0] == at:
             visible[0] = outcome.suggestions[0].text
             visible_id[0] = outcome.suggestions[0].id
             c.shown += 1
+        return outcome
 
     cursor_now = [cursor]
     while typed < len(task.target):
@@ -228,6 +231,9 @@ async def type_task(engine: CompletionEngine, docs: dict, task: Task, rng: rando
             c.pauses += 1
             if visible[0]:
                 c.pauses_with_suggestion += 1
+            else:
+                last = pending[-1]
+                c.missed.append((round(wait), last.result().reason if last.done() else "pending"))
     await asyncio.gather(*pending, return_exceptions=True)
     engine.forget(uri)
     docs.pop(uri, None)

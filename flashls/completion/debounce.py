@@ -16,7 +16,7 @@ MIN_MS = 60.0
 MAX_MS = 600.0
 GAP_FACTOR = 2.0
 PAUSE_POINT_FACTOR = 0.6
-IGNORE_GAP_MS = 2000.0  # gaps longer than this are pauses, not rhythm
+IGNORE_GAP_MS = 600.0  # gaps longer than this are pauses, not rhythm
 
 
 @dataclass
@@ -26,6 +26,7 @@ class Debouncer:
     avg_latency_ms: float = 400.0
     min_ms: float = MIN_MS
     max_ms: float = MAX_MS
+    ignore_gap_ms: float = IGNORE_GAP_MS
     _last_key: dict[str, float] = field(default_factory=dict)
 
     def note_keystroke(self, uri: str) -> None:
@@ -35,7 +36,7 @@ class Debouncer:
         if last is None:
             return
         gap = (now - last) * 1000.0
-        if 0 < gap < IGNORE_GAP_MS:
+        if 0 < gap < self.ignore_gap_ms:
             self.avg_gap_ms += 0.2 * (gap - self.avg_gap_ms)
 
     def note_latency(self, seconds: float) -> None:
