@@ -91,6 +91,38 @@ def _is_identifier_like(value: str) -> bool:
     return not ((any(c.isdigit() for c in value) and len(value) >= 8) or len(value) >= 24)
 
 
+_BLOB_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/=]+[ \t]*")
+_BLOB_MIN = 40
+
+
+def _is_blob(line: str) -> bool:
+    s = line.strip()
+    return (len(s) >= _BLOB_MIN and any(c.isdigit() for c in s)
+            and any(c.isupper() for c in s) and any(c.islower() for c in s))
+
+
+def _redact_blobs(text: str) -> str:
+    """Runs of lines that are nothing but base64, one of them long: a key body cut off
+    from its BEGIN/END lines by a window or chunk edge, a certificate, a blob."""
+    lines = text.split("\n")
+    if not any(_is_blob(line) for line in lines):
+        return text
+    out: list[str] = []
+    run: list[str] = []
+    for line in lines + [None]:
+        if line is not None and _BLOB_LINE.fullmatch(line):
+            run.append(line)
+            continue
+        if any(_is_blob(r) for r in run):
+            out.append(MARK)
+        else:
+            out.extend(run)
+        run = []
+        if line is not None:
+            out.append(line)
+    return "\n".join(out)
+
+
 def redact(text: str) -> str:
     """`text` with every secret-shaped substring replaced by `<redacted>`."""
     if not text:
@@ -98,6 +130,8 @@ def redact(text: str) -> str:
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(MARK, text)
         text = _KEY_TAIL.sub(MARK, text)
+    if len(text) >= _BLOB_MIN:
+        text = _redact_blobs(text)
     for pattern, replacement, needles in _PATTERNS:
         if any(n in text for n in needles):
             text = pattern.sub(replacement, text)
