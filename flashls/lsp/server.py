@@ -208,6 +208,8 @@ def create_server() -> FlashServer:
     register_usage(server)  # usage ledger sink + flashls.showUsage
     from .actions_handlers import register_actions
     register_actions(server)  # code actions: rewrite, simplify, explain... + commands
+    from .debug_handlers import register_debug
+    register_debug(server)  # flashls.debugStats: counters and cache sizes (soak tests)
     return server
 
 
