@@ -1,0 +1,167 @@
+"""Concurrency: many documents, overlapping requests, cancel storms, shutdown mid-stream.
+
+One real server process per test, driven by the pipelining raw client so requests
+truly overlap (nothing waits for an answer before the next message goes out). The
+fake answers each document with a text derived from that document's prompt, so a
+suggestion delivered to the wrong document would be caught.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+
+import pytest
+
+from benchmarks.soak import RawLsp
+from tests.fake_deepseek import FakeDeepSeek, Reply
+
+KEY = "sk-concurrency-key-0123456789"
+DOCS = 24
+_DOC_TAG = re.compile(r"doc_(\d+)_v =\s*\w*$")
+
+
+def tagged_reply(req) -> Reply:
+    """The answer names the document whose cursor line ends the prompt."""
+    prompt = req.body.get("prompt", "")
+    match = _DOC_TAG.search(prompt.rstrip(" ").splitlines()[-1] if prompt.strip() else "")
+    tag = match.group(1) if match else "x"
+    return Reply(text=f"answer_{tag}()", chunk_chars=3, chunk_delay_s=0.01)
+
+
+@pytest.fixture
+def fake():
+    server = FakeDeepSeek(tagged_reply, latency_s=0.05).start()
+    yield server
+    server.stop()
+
+
+async def start(fake, tmp_path, **completion) -> RawLsp:
+    client = RawLsp({"baseUrl": fake.url, "apiKey": KEY,
+                     "completion": {"debounceMs": 0, "timeoutMs": 8000, **completion}})
+    await client.start()
+    await client.initialize(tmp_path)
+    return client
+
+
+async def wait_idle(client: RawLsp, fake: FakeDeepSeek, timeout_s: float = 10.0) -> dict:
+    """Poll flashls.debugStats until nothing is in flight."""
+    deadline = time.monotonic() + timeout_s
+    stats: dict = {}
+    while time.monotonic() < deadline:
+        stats = (await client.command("flashls.debugStats"))["result"]
+        if stats["jobs"] == 0 and stats["generations"] == 0 and stats["inFlight"] == 0:
+            return stats
+        await asyncio.sleep(0.05)
+    return stats
+
+
+async def test_many_documents_with_overlapping_requests(fake, tmp_path):
+    client = await start(fake, tmp_path)
+    rng = random.Random(7)
+    uris = [(tmp_path / f"m{i}.py").as_uri() for i in range(DOCS)]
+    cols = {}
+    for i, uri in enumerate(uris):
+        line = f"doc_{i}_v = "
+        client.open(uri, f"import os\n{line}\n")
+        cols[uri] = len(line)
+    versions = {uri: 1 for uri in uris}
+    futures: list[tuple[str, int, asyncio.Future]] = []
+    for round_ in range(8):  # every document asks, in random order, several times over
+        for i in rng.sample(range(DOCS), DOCS):
+            uri = uris[i]
+            if rng.random() < 0.4:  # sometimes type a character first
+                versions[uri] += 1
+                client.change(uri, versions[uri], (1, cols[uri]), (1, cols[uri]), "q")
+                cols[uri] += 1
+            futures.append((uri, i, client.inline(uri, 1, cols[uri], invoked=True)))
+    answers = await asyncio.wait_for(asyncio.gather(*(f for _, _, f in futures)), 60)
+    assert all("error" not in a for a in answers), [a for a in answers if "error" in a][:3]
+    wrong = []
+    for (uri, i, _), answer in zip(futures, answers):
+        for item in answer["result"]["items"]:
+            if item["insertText"] != f"answer_{i}()":  # never another document's answer
+                wrong.append((i, item["insertText"]))
+    assert wrong == []
+    delivered = sum(bool(a["result"]["items"]) for a in answers)
+    assert delivered >= DOCS  # at least the newest request of every document got one
+    stats = await wait_idle(client, fake)
+    assert stats["jobs"] == 0 and stats["generations"] == 0 and stats["inFlight"] == 0
+    assert stats["documents"] == DOCS
+    assert fake.open_connections <= 8  # the keep-alive pool, not a socket per request
+    assert await client.shutdown() == 0
+
+
+async def test_cancel_storm_leaves_nothing_running(fake, tmp_path):
+    fake.responder = lambda req: Reply(text="slow_answer()", chunk_chars=1, chunk_delay_s=0.05)
+    client = await start(fake, tmp_path)
+    uris = [(tmp_path / f"c{i}.py").as_uri() for i in range(8)]
+    for i, uri in enumerate(uris):
+        client.open(uri, f"doc_{i}_v = \n")
+    pending = []
+    for n in range(80):
+        uri = uris[n % len(uris)]
+        msg_id = 900_000 + n
+        pending.append(client.request("textDocument/inlineCompletion", {
+            "textDocument": {"uri": uri}, "position": {"line": 0, "character": 10},
+            "context": {"triggerKind": 1}}, msg_id=msg_id))
+        if n % 3 != 2:
+            client.notify("$/cancelRequest", {"id": msg_id})
+        await asyncio.sleep(0.005)
+    answers = await asyncio.wait_for(asyncio.gather(*pending), 60)
+    for answer in answers:  # cancelled ones answer -32800, the rest a normal result
+        assert "result" in answer or answer["error"]["code"] == -32800, answer
+    stats = await wait_idle(client, fake)
+    assert stats["jobs"] == 0 and stats["generations"] == 0 and stats["inFlight"] == 0
+    for _ in range(100):  # every abandoned stream was closed on our side
+        if fake.open_connections <= 8 and all(r.aborted or r.completed
+                                              for r in fake.completion_requests()):
+            break
+        await asyncio.sleep(0.05)
+    assert all(r.aborted or r.completed for r in fake.completion_requests())
+    assert await client.shutdown() == 0
+
+
+async def test_shutdown_in_the_middle_of_streaming_is_prompt_and_clean(fake, tmp_path):
+    fake.responder = lambda req: Reply(text="x" * 200, chunk_chars=1, chunk_delay_s=0.2)
+    client = await start(fake, tmp_path, timeoutMs=60000)
+    uris = [(tmp_path / f"s{i}.py").as_uri() for i in range(4)]
+    streams = []
+    for i, uri in enumerate(uris):
+        client.open(uri, f"doc_{i}_v = \n")
+        streams.append(client.inline(uri, 0, 10, invoked=True))
+    await asyncio.to_thread(fake.wait_for_requests, len(uris))
+    await asyncio.sleep(0.5)  # every answer is streaming now (40 s to go)
+    assert not any(r.completed for r in fake.completion_requests())
+    started = time.monotonic()
+    code = await client.shutdown(timeout_s=20)
+    assert code == 0  # exited by itself (not killed), with success
+    assert time.monotonic() - started < 20  # generous bound; the streams had 40 s left
+    for _ in range(100):
+        if all(r.aborted for r in fake.completion_requests()):
+            break
+        await asyncio.sleep(0.05)
+    assert all(r.aborted and not r.completed for r in fake.completion_requests())
+    for future in streams:  # each request was answered or failed with the connection
+        assert future.done()
+    assert fake.open_connections == 0
+
+
+async def test_exit_without_shutdown_and_closed_stdin_end_the_process(fake, tmp_path):
+    fake.responder = lambda req: Reply(text="y" * 100, chunk_chars=1, chunk_delay_s=0.2)
+    client = await start(fake, tmp_path, timeoutMs=60000)
+    uri = (tmp_path / "e.py").as_uri()
+    client.open(uri, "doc_0_v = \n")
+    client.inline(uri, 0, 10, invoked=True)
+    await asyncio.to_thread(fake.wait_for_requests, 1)
+    client.proc.stdin.close()  # the editor died: stdin closes mid-stream
+    code = await asyncio.wait_for(client.proc.wait(), 20)
+    assert code is not None
+    for _ in range(100):
+        if fake.completion_requests()[0].aborted:
+            break
+        await asyncio.sleep(0.05)
+    assert fake.completion_requests()[0].aborted
+    await client.shutdown(timeout_s=5)
