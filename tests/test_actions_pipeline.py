@@ -129,3 +129,14 @@ async def test_positions_follow_the_documents_encoding(setup):
     assert result.edit.new_text == "compute(a, b)"
     sent = fake.completion_requests()[0].body["messages"][-1]["content"]
     assert "label = '😀中'; x = <<<SELECTION>>>" in sent
+
+
+async def test_an_api_error_echoing_the_key_is_not_repeated(setup):
+    fake, service, _, _, _ = setup
+    key = "sk-abcdefghijklmnopqrstuvwxyz0123"
+    fake.responder = lambda req: Reply(status=500, error_body='{"error": {"message": '
+                                       f'"overloaded for key {key}"}}}}')
+    with pytest.raises(ActionFailed) as info:
+        await service.rewrite(BODY, "simplify")
+    assert "500" in str(info.value) and key not in str(info.value)
+    assert all(key not in a.reason for a in info.value.attempts)

@@ -270,8 +270,8 @@ def test_context_brings_signatures_of_imported_names_the_selection_uses(tmp_path
 
 
 @pytest.mark.parametrize("replacement", [
-    "        return None\n", "        return (None\n", "        x = '中文😀'\n        return x\n",
-    "        if x:\n", "",
+    "        return None\n", "        return (None\n",
+    "        x = '中文😀'\n        return x\n", "        if x:\n", "",
 ])
 def test_incremental_check_agrees_with_full_parses(replacement):
     text = CLASS.replace("class Store:", "class Störe:  # ünï 😀")

@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from ..context.secrets import redact
 from ..context.syntax import ParsedDocument
 from ..context.workspace import Workspace
 from ..model.gate import UpstreamGate
@@ -143,10 +144,10 @@ class ActionRunner:
             try:
                 result = await self._call(request)
             except ActionFailed as err:
-                raise ActionFailed(self._summary(job, attempts, str(err)), tuple(attempts),
-                                   told=True) from None
+                raise ActionFailed(self._summary(job, attempts, redact(str(err))),
+                                   tuple(attempts), told=True) from None
             except ModelError as err:
-                attempts.append(Attempt(model, False, str(err)))
+                attempts.append(Attempt(model, False, redact(str(err))))
                 if not err.retryable:
                     raise ActionFailed(self._summary(job, attempts), tuple(attempts),
                                        told=True) from err
@@ -203,10 +204,10 @@ class ActionRunner:
             try:
                 result = await self._call(request)
             except ActionFailed as err:
-                raise ActionFailed(self._summary(job, attempts, str(err)), tuple(attempts),
-                                   told=True) from None
+                raise ActionFailed(self._summary(job, attempts, redact(str(err))),
+                                   tuple(attempts), told=True) from None
             except ModelError as err:
-                attempts.append(Attempt(model, False, str(err)))
+                attempts.append(Attempt(model, False, redact(str(err))))
                 if not err.retryable:
                     raise ActionFailed(self._summary(job, attempts), tuple(attempts),
                                        told=True) from err

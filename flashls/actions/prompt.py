@@ -2,8 +2,8 @@
 
 Laid out for DeepSeek's prefix cache: a fixed system message, then signatures from
 imported files, the file's outline and the enclosing scope (shared by every action on
-the same code), the selection, and the instruction last. A retry appends the rejected answer and the reason, so the retry
-request starts with the first one's bytes.
+the same code), the selection, and the instruction last. A retry appends the rejected
+answer and the reason, so the retry request starts with the first one's bytes.
 """
 
 from __future__ import annotations

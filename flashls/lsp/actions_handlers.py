@@ -257,13 +257,16 @@ def register_actions(server: FlashServer) -> None:
             if intent is FIX:
                 action.diagnostics = [d for d, _ in found]
             if intent is REWRITE:  # the client asks for the instruction, then calls back
-                action.command = lsp.Command(title=title, command="flashls.rewrite", arguments=[{"uri": uri, "range": base["range"]}])
+                action.command = lsp.Command(title=title, command="flashls.rewrite",
+                                             arguments=[{"uri": uri, "range": base["range"]}])
             elif intent is EXPLAIN:
-                action.command = lsp.Command(title=title, command="flashls.explain", arguments=[{"uri": uri, "range": base["range"]}])
+                action.command = lsp.Command(title=title, command="flashls.explain",
+                                             arguments=[{"uri": uri, "range": base["range"]}])
             elif resolves:
                 action.data = {"flashls": intent.id, **base, "diagnostics": notes}
             elif intent is EXPLAIN_COMMENT:
-                action.command = lsp.Command(title=title, command="flashls.insertExplanation", arguments=[base])
+                action.command = lsp.Command(title=title, command="flashls.insertExplanation",
+                                             arguments=[base])
             else:
                 action.command = lsp.Command(title=title, command="flashls.rewrite", arguments=[
                     {**base, "intent": intent.id, "diagnostics": notes}])
