@@ -167,44 +167,80 @@ def _place(chunk: _Chunk, offset: int, base: int) -> _Placed:
     return _Placed(items, imports, tuple(s + offset for s in chunk.top_starts))
 
 
-def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree) -> Analysis:
-    source = text.encode("utf-8", "surrogatepass")
-    lines = split_lines(text)
+class _NodeRec(NamedTuple):
+    """One top-level node of the last analyzed version of a document."""
+
+    key: tuple
+    first: int
+    last: int
+    start: int  # bytes
+    end: int
+    chunk: _Chunk
+    placed: "_Placed | None" = None  # the chunk placed at (first, base), when known
+    base: int = -1
+
+
+@dataclass
+class _State:
+    """What the next version of a document is diffed against."""
+
+    source: bytes
+    lines: list[str]
+    recs: list[_NodeRec]
+
+
+_STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
+
+
+def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
+               node: Node) -> _NodeRec | None:
+    n = len(lines)
+    first = node.start_point[0]
+    if first >= n:
+        return None
+    last = min(node.end_point[0], n - 1)
+    start, end = node.start_byte, node.end_byte
+    key = (spec.name, _lead(spec, lines, first), lines[first], lines[last], source[start:end])
+    chunk = _CHUNKS.get(key)
+    if chunk is None:
+        chunk = _extract_chunk(spec, tree, source, lines, node, first)
+        stats["chunks_extracted"] += 1
+        with _LOCK:
+            if len(_CHUNKS) >= MEMO_LIMIT:
+                _CHUNKS.clear()
+            _CHUNKS[key] = chunk
+    else:
+        stats["chunks_reused"] += 1
+    return _NodeRec(key, first, last, start, end, chunk)
+
+
+def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec]) -> Analysis:
+    """The file's analysis from its nodes' chunks (`recs` gets their placements)."""
     items: list[Item] = []
     imports: list[ImportRef] = []
     top_starts: list[int] = []
     usages: list[tuple[int, int, frozenset[str], dict[str, tuple[int, ...]]]] = []
     package = None
-    n = len(lines)
-    for node in tree.root_node.children:
-        first = node.start_point[0]
-        last = min(node.end_point[0], n - 1)
-        if first >= n:
-            continue
-        key = (spec.name, _lead(spec, lines, first), lines[first], lines[last],
-               source[node.start_byte:node.end_byte])
-        chunk = _CHUNKS.get(key)
-        if chunk is None:
-            chunk = _extract_chunk(spec, tree, source, lines, node, first)
-            stats["chunks_extracted"] += 1
-            with _LOCK:
-                if len(_CHUNKS) >= MEMO_LIMIT:
-                    _CHUNKS.clear()
-                _CHUNKS[key] = chunk
-        else:
-            stats["chunks_reused"] += 1
+    for index, rec in enumerate(recs):
+        chunk = rec.chunk
         if chunk.idents:
-            usages.append((first, last, chunk.ident_set, chunk.idents))
+            usages.append((rec.first, rec.last, chunk.ident_set, chunk.idents))
         if not chunk.items and not chunk.imports and chunk.package is None:
             continue
-        place_key = (key, first, len(items))
-        placed = _PLACED.get(place_key)
-        if placed is None:
-            placed = _place(chunk, first, len(items))
-            with _LOCK:
-                if len(_PLACED) >= MEMO_LIMIT:
-                    _PLACED.clear()
-                _PLACED[place_key] = placed
+        base = len(items)
+        if rec.placed is not None and rec.base == base:
+            placed = rec.placed
+        else:
+            place_key = (rec.key, rec.first, base)
+            placed = _PLACED.get(place_key)
+            if placed is None:
+                placed = _place(chunk, rec.first, base)
+                with _LOCK:
+                    if len(_PLACED) >= MEMO_LIMIT:
+                        _PLACED.clear()
+                    _PLACED[place_key] = placed
+            recs[index] = _NodeRec(rec.key, rec.first, rec.last, rec.start, rec.end, chunk,
+                                   placed, base)
         items.extend(placed.items)
         imports.extend(placed.imports)
         top_starts.extend(placed.top_starts)
@@ -214,9 +250,122 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree) -> Analysis:
                     import_lines, tuple(usages))
 
 
+def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
+                  state_key: Hashable | None = None) -> Analysis:
+    source = text.encode("utf-8", "surrogatepass")
+    state = _STATES.get(state_key) if state_key is not None else None
+    if state is not None:
+        done = _analyze_incremental(spec, state, text, source, tree)
+        if done is not None:
+            analysis, new_state = done
+            _STATES[state_key] = new_state
+            return analysis
+    lines = split_lines(text)
+    recs = [r for node in tree.root_node.children
+            if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
+    if state_key is not None:
+        with _LOCK:
+            _STATES[state_key] = _State(source, lines, recs)
+    return _assemble(spec, lines, recs)
+
+
+_BLOCK = 4096
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    n = min(len(a), len(b))
+    lo = 0
+    while lo + _BLOCK <= n and a[lo:lo + _BLOCK] == b[lo:lo + _BLOCK]:
+        lo += _BLOCK
+    hi = min(n, lo + _BLOCK)
+    while lo < hi:  # a[:lo] == b[:lo] holds throughout
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    la, lb = len(a), len(b)
+    k = 0
+    while k + _BLOCK <= limit and a[la - k - _BLOCK:la - k] == b[lb - k - _BLOCK:lb - k]:
+        k += _BLOCK
+    hi = min(limit, k + _BLOCK)
+    while k < hi:
+        mid = (k + hi + 1) // 2
+        if a[la - mid:la - k] == b[lb - mid:lb - k]:
+            k = mid
+        else:
+            hi = mid - 1
+    return k
+
+
+def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: bytes,
+                         tree: Tree) -> tuple[Analysis, _State] | None:
+    """Re-analyze only the top-level nodes an edit touched: nodes before the first
+    changed byte are kept, nodes after the last one are kept and shifted. Returns None
+    (do a full pass) whenever the new tree does not line up with that picture."""
+    old = state.source
+    if old == source:
+        return _assemble(spec, state.lines, state.recs), state
+    p = _common_prefix(old, source)
+    s = _common_suffix(old, source, min(len(old), len(source)) - p)
+    delta = len(source) - len(old)
+    old_end = len(old) - s
+    recs = state.recs
+    ends = [r.end for r in recs]
+    starts = [r.start for r in recs]
+    n_before = bisect.bisect_left(ends, p)  # nodes ending strictly before byte p
+    first_after = bisect.bisect_right(starts, old_end)  # nodes starting after the change
+    children = tree.root_node.children
+    n_after = len(recs) - first_after
+    n_mid = len(children) - n_before - n_after
+    if n_mid < 0:
+        return None
+    if n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
+                     children[n_before - 1].start_byte != recs[n_before - 1].start):
+        return None
+    if n_after and (children[n_before + n_mid].start_byte != recs[first_after].start + delta or
+                    children[-1].end_byte != recs[-1].end + delta):
+        return None
+    # lines: patch the changed rows (plain "\n" text whose bytes are its characters)
+    if len(text) == len(source) and b"\r" not in source and b"\r" not in old:
+        row_p = old.count(b"\n", 0, p)
+        row_old_end = row_p + old.count(b"\n", p, old_end)
+        row_new_end = row_p + source.count(b"\n", p, len(source) - s)
+        start_char = text.rfind("\n", 0, p) + 1
+        end_char = text.find("\n", len(text) - s)
+        middle = text[start_char:end_char if end_char != -1 else len(text)].split("\n")
+        if len(middle) != row_new_end - row_p + 1:
+            return None
+        lines = state.lines[:row_p] + middle + state.lines[row_old_end + 1:]
+        delta_rows = row_new_end - row_old_end
+    else:
+        lines = split_lines(text)
+        delta_rows = len(lines) - len(state.lines)
+    new_recs = list(recs[:n_before])
+    for node in children[n_before:n_before + n_mid]:
+        rec = _chunk_rec(spec, tree, source, lines, node)
+        if rec is not None:
+            new_recs.append(rec)
+    for rec in recs[first_after:]:
+        if delta_rows:
+            new_recs.append(_NodeRec(rec.key, rec.first + delta_rows, rec.last + delta_rows,
+                                     rec.start + delta, rec.end + delta, rec.chunk))
+        else:  # same lines: the placement stays valid
+            new_recs.append(_NodeRec(rec.key, rec.first, rec.last, rec.start + delta,
+                                     rec.end + delta, rec.chunk, rec.placed, rec.base))
+    new_state = _State(source, lines, new_recs)
+    return _assemble(spec, lines, new_recs), new_state
+
+
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
-            current: bool = False) -> Analysis:
-    """Outline items, imports and package of `text`, computed once per `key`."""
+            current: bool = False, state_key: Hashable | None = None) -> Analysis:
+    """Outline items, imports and package of `text`, computed once per `key`.
+    `state_key` names a document whose versions follow each other (edits): the next
+    version is then analyzed by diffing against the previous one."""
     cache = _CURRENT if current else _FILES
     full_key = (spec.name, key)
     with _LOCK:
@@ -225,7 +374,7 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
         return hit
     if tree is None:
         tree = _parse(spec, text.encode("utf-8", "surrogatepass"))
-    result = _analyze_tree(spec, text, tree)
+    result = _analyze_tree(spec, text, tree, state_key)
     with _LOCK:
         cache[full_key] = result
     return result
@@ -234,5 +383,5 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
 def clear() -> None:
     """Forget everything (tests, the benchmark's cold runs)."""
     with _LOCK:
-        for cache in (_FILES, _CURRENT, _CHUNKS, _PLACED):
+        for cache in (_FILES, _CURRENT, _CHUNKS, _PLACED, _STATES):
             cache.clear()

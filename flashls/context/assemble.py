@@ -18,7 +18,7 @@ from .analysis import Analysis, analyze
 from .budget import Fill, distribute, window_cap, window_reservation
 from .neighbors import (IMPORT_LINE_DISTANCE, NeighborPlan, candidate_order, neighbor_files,
                         part_overhead, plan)
-from .outline import outline_order, render, select
+from .outline import outline_demand, outline_order, render, select
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
 from .symbols import enclosing_scopes, split_lines
@@ -63,7 +63,7 @@ def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
         return None
     text = pdoc.doc.text
     key = (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
-    return analyze(spec, text, key, tree=tree, current=True)
+    return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri)
 
 
 def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
@@ -118,7 +118,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     if analysis is not None:
         fillers["outline"] = _outline_filler(analysis, window_range, source)
         if workspace is not None and workspace.contains(path):
-            open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
+            open_by_path = {workspace.real(path_from_uri(u)): p for u, p in open_docs.items()}
             files = neighbor_files(analysis.spec, path, analysis, workspace,
                                    open_by_path)
             if files:
@@ -153,8 +153,7 @@ def _as_fill(p: NeighborPlan) -> Fill:
 def _outline_filler(analysis: Analysis, window_range: tuple[int, int], source: str):
     items = analysis.items
     overhead = part_overhead(source)
-    lo, hi = window_range
-    demand = sum(it.tokens for it in items if not (lo <= it.start and it.end <= hi))
+    demand = outline_demand(items, window_range)
     demand = demand + overhead if demand else 0
 
     def fill(cap: int) -> Fill:

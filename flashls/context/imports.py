@@ -60,11 +60,11 @@ def resolve_imports(spec: LanguageSpec, path: str, symbols: FileSymbols,
     cached = workspace.cache.get(key)
     if cached is not None:
         return list(cached)
-    me = os.path.realpath(path)
+    me = workspace.real(path)
     out: list[str] = []
     seen = {me}
     for candidate in resolver(path, symbols, workspace):
-        real = os.path.realpath(candidate)
+        real = workspace.real(candidate)
         if real in seen:
             continue
         seen.add(real)

@@ -57,14 +57,14 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     """The analyzed files `path` imports (open buffers win over disk)."""
     out: list[NeighborFile] = []
     queue = [(f, False) for f in resolve_imports(spec, path, symbols, workspace)]
-    seen = {os.path.realpath(path)} | {os.path.realpath(f) for f, _ in queue}
+    seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
     while queue:
         file, hopped = queue.pop(0)
         rank += 1
         if len(out) >= MAX_NEIGHBOR_FILES:
             break
-        real = os.path.realpath(file)
+        real = workspace.real(file)
         pdoc = open_by_path.get(real)
         file_spec = (language_for(pdoc.doc.language_id, file) if pdoc else None) or \
             language_for("", file)
@@ -86,7 +86,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
         if not hopped and _is_barrel(file, analysis):
             # index.ts / __init__.py / mod.rs re-export their neighbors: follow once
             for nxt in resolve_imports(file_spec, file, analysis, workspace):
-                real_next = os.path.realpath(nxt)
+                real_next = workspace.real(nxt)
                 if real_next not in seen:
                     seen.add(real_next)
                     queue.append((nxt, True))

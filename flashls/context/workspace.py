@@ -74,13 +74,24 @@ class Workspace:
         self._texts: LRUCache = LRUCache(maxsize=512)  # realpath -> (stamp, text | None)
         self._ignores: LRUCache = LRUCache(maxsize=1024)  # dir -> (stamp, spec | None)
         self._verdicts: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
+        self._reals: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
         self.cache: TTLCache = TTLCache(maxsize=1024, ttl=BOUNDARY_TTL)  # imports.py
         self.reads = 0  # files actually read from disk (tests, benchmark)
 
     # -- boundary ----------------------------------------------------------
+    def real(self, path: str) -> str:
+        """`os.path.realpath`, remembered for `BOUNDARY_TTL` seconds."""
+        with self._lock:
+            hit = self._reals.get(path)
+        if hit is None:
+            hit = os.path.realpath(path)
+            with self._lock:
+                self._reals[path] = hit
+        return hit
+
     def root_of(self, path: str) -> str | None:
         """The workspace folder containing `path` (resolved), or None."""
-        real = os.path.realpath(path)
+        real = self.real(path)
         best = None
         for root in self.roots:
             if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
@@ -94,7 +105,7 @@ class Workspace:
 
     def relative(self, path: str) -> str:
         """Workspace-relative POSIX path (prefixed with the folder name when multi-root)."""
-        real = os.path.realpath(path)
+        real = self.real(path)
         root = self.root_of(real)
         if root is None:
             return Path(path).name
@@ -105,7 +116,7 @@ class Workspace:
 
     def excluded(self, path: str) -> bool:
         """Whether `flashls.exclude` or git ignores `path` (as named or resolved)."""
-        real = os.path.realpath(path)
+        real = self.real(path)
         root = self.root_of(real)
         if root is None:
             return True
@@ -138,7 +149,7 @@ class Workspace:
         """The text of `path`, or None when any rule forbids reading it."""
         if not self.allowed(path):
             return None
-        real = os.path.realpath(path)
+        real = self.real(path)
         try:
             st = os.stat(real)
         except OSError:
@@ -158,7 +169,7 @@ class Workspace:
     def stamp(self, path: str) -> tuple[int, int] | None:
         """(mtime_ns, size) of a readable file, the key parsed caches are validated by."""
         try:
-            st = os.stat(os.path.realpath(path))
+            st = os.stat(self.real(path))
         except OSError:
             return None
         return st.st_mtime_ns, st.st_size
