@@ -27,7 +27,7 @@ from .server import FlashServer  # a real import: pygls resolves handler annotat
 log = logging.getLogger("flashls")
 
 REQUEST_FAILED = -32803  # LSP ErrorCodes.RequestFailed
-PROGRESS_CREATE_TIMEOUT_S = 5.0
+PROGRESS_CREATE_TIMEOUT_S = 2.0  # a client that never answers delays the action this long
 SUMMARY_CHARS = 300
 SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}
 
@@ -222,7 +222,7 @@ def register_actions(server: FlashServer) -> None:
         return JsonRpcException(str(err), code=REQUEST_FAILED,
                                 data={"attempts": [a.as_dict() for a in err.attempts]})
 
-    def changed(edit: PlannedEdit) -> ActionFailed:
+    def changed() -> ActionFailed:
         return ActionFailed("flashls: the document changed while the model was working; "
                             "nothing was changed. Try again.")
 
@@ -277,8 +277,9 @@ def register_actions(server: FlashServer) -> None:
     @server.feature(lsp.CODE_ACTION_RESOLVE)
     async def resolve_code_action(ls: FlashServer, action: lsp.CodeAction) -> lsp.CodeAction:
         data = action.data
-        if not isinstance(data, dict) or data.get("flashls") not in INTENTS:
-            return action
+        if not isinstance(data, dict) or not isinstance(data.get("flashls"), str) or \
+                data["flashls"] not in INTENTS:
+            return action  # not ours
         intent = INTENTS[data["flashls"]]
         target = _target(data, "codeAction/resolve data")
         try:
@@ -290,7 +291,7 @@ def register_actions(server: FlashServer) -> None:
                                                    diagnostics=_notes(data.get("diagnostics")),
                                                    on_attempt=progress.attempt)
             if not _document_changes(ls) and not service.still_current(result.edit):
-                raise changed(result.edit)
+                raise changed()
         except ActionFailed as err:
             raise failed(err) from None
         action.edit = workspace_edit(ls, result.edit)
@@ -303,7 +304,7 @@ def register_actions(server: FlashServer) -> None:
     # -- commands ----------------------------------------------------------------------
     async def apply(ls: FlashServer, edit: PlannedEdit, label: str) -> tuple[bool, str]:
         if not service.still_current(edit):
-            raise changed(edit)
+            raise changed()
         response = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(
             edit=workspace_edit(ls, edit), label=label))
         return bool(response and response.applied), (response.failure_reason or "") \
