@@ -151,7 +151,7 @@ async def test_auth_error_told_once_then_no_more_requests(client, fake, tmp_path
     await start_session(client, fake, tmp_path)
     uri = open_doc(client, tmp_path / "k.py", "c = \n")
     for _ in range(3):
-        assert await inline(client, uri, 0, 4, invoked=True) == []
+        assert await inline(client, uri, 0, 4) == []
     assert len(fake.completion_requests()) == 1
     errors = [m for m in client.messages if "401" in m.message]
     assert len(errors) == 1 and "apiKey" in errors[0].message
@@ -160,7 +160,7 @@ async def test_auth_error_told_once_then_no_more_requests(client, fake, tmp_path
     fake.responder = lambda req: Reply(text="ok")
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
         settings={"flashls": {**base_settings(fake), "apiKey": "sk-new"}}))
-    assert [i.insert_text for i in await inline(client, uri, 0, 4, invoked=True)] == ["ok"]
+    assert [i.insert_text for i in await inline(client, uri, 0, 4)] == ["ok"]
 
 
 async def test_completion_fallback_for_clients_without_inline(client, fake, tmp_path):
@@ -173,3 +173,20 @@ async def test_completion_fallback_for_clients_without_inline(client, fake, tmp_
     edit = result.items[0].text_edit
     assert edit.new_text == "total + 1"
     assert edit.range.start == lsp.Position(1, 6)
+
+
+async def test_selected_completion_item_is_extended_over_its_range(client, fake, tmp_path):
+    """With a popup item selected (`pri` → `print`), the suggestion starts with it."""
+    fake.responder = lambda req: Reply(text="(total)")
+    await start_session(client, fake, tmp_path)
+    uri = open_doc(client, tmp_path / "p.py", "total = 3\npri\n")
+    result = await client.text_document_inline_completion_async(lsp.InlineCompletionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(1, 3),
+        context=lsp.InlineCompletionContext(
+            trigger_kind=lsp.InlineCompletionTriggerKind.Automatic,
+            selected_completion_info=lsp.SelectedCompletionInfo(
+                range=lsp.Range(lsp.Position(1, 0), lsp.Position(1, 3)), text="print"))))
+    items = list(result.items)
+    assert [i.insert_text for i in items] == ["print(total)"]
+    assert items[0].range == lsp.Range(lsp.Position(1, 0), lsp.Position(1, 3))
+    assert fake.completion_requests()[-1].body["prompt"].endswith("total = 3\nprint")

@@ -12,7 +12,7 @@ from ..context.workspace import Workspace
 from ..model.types import CompletionModel
 from ..settings import Settings
 from .multiline import decide_shape
-from .postprocess import clean
+from .quality import candidates, suggest
 from .service import CompletionEngine, EngineEvents
 
 
@@ -61,5 +61,6 @@ def build_engine(model: CompletionModel, *, settings: Callable[[], Settings],
                  events: EngineEvents | None = None) -> CompletionEngine:
     return CompletionEngine(model, settings=settings, documents=documents,
                             context=WorkspaceContext(settings, documents, roots),
-                            shaper=decide_shape, cleaner=clean, path_of=path_of,
+                            shaper=decide_shape, cleaner=suggest, variants=candidates,
+                            path_of=path_of,
                             events=events)

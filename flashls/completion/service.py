@@ -8,12 +8,14 @@ can avoid an upstream request comes before the ones that cannot.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Protocol
 
+from ..context.document import Document
 from ..context.syntax import ParsedDocument
 from ..model.gate import UpstreamGate
 from ..model.types import CompletionModel, ModelError, ModelResult
@@ -42,6 +44,8 @@ class Cleaned:
 ContextProvider = Callable[[ParsedDocument, int, int], ContextLike]
 Shaper = Callable[[ParsedDocument, int, str, int], Shape]
 Cleaner = Callable[[str, ParsedDocument, int, Shape], "Cleaned | None"]
+Variants = Callable[[list[str], ParsedDocument, int, Shape], "list[Cleaned]"]
+ALTERNATE_TEMPERATURE = 0.8
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,28 @@ def plain_shape(pdoc: ParsedDocument, offset: int, setting: str, max_tokens: int
 def plain_clean(raw: str, pdoc: ParsedDocument, offset: int, shape: Shape) -> Cleaned | None:
     text = raw if shape.multiline else raw.split("\n", 1)[0]
     return Cleaned(text, offset) if text.strip() else None
+
+
+def plain_variants(raws: list[str], pdoc: ParsedDocument, offset: int,
+                   shape: Shape) -> list[Cleaned]:
+    out: list[Cleaned] = []
+    for raw in raws:
+        cleaned = plain_clean(raw, pdoc, offset, shape)
+        if cleaned is not None and cleaned not in out:
+            out.append(cleaned)
+    return out
+
+
+def with_overlay(pdoc: ParsedDocument, overlay: tuple[int, int, str]) -> tuple[ParsedDocument, int]:
+    """A private copy of the document with `overlay` applied, and the cursor after it."""
+    start, end, inserted = overlay
+    doc = pdoc.doc
+    start = max(0, min(start, len(doc.text)))
+    end = max(start, min(end, len(doc.text)))
+    text = doc.text[:start] + inserted + doc.text[end:]
+    virtual = ParsedDocument.open(Document(doc.uri, text, doc.language_id, doc.version,
+                                           doc.encoding), doc.uri)
+    return virtual, start + len(inserted)
 
 
 # -- results ------------------------------------------------------------------------
@@ -155,6 +181,7 @@ class CompletionEngine:
                  documents: Mapping[str, ParsedDocument],
                  context: ContextProvider = window_only_context,
                  shaper: Shaper = plain_shape, cleaner: Cleaner = plain_clean,
+                 variants: Variants = plain_variants,
                  path_of: Callable[[str], str] = lambda uri: uri,
                  events: EngineEvents | None = None, gate: UpstreamGate | None = None,
                  debouncer: Debouncer | None = None, cache: SuggestionCache | None = None,
@@ -165,6 +192,7 @@ class CompletionEngine:
         self.context = context
         self.shaper = shaper
         self.cleaner = cleaner
+        self.variants = variants
         self.path_of = path_of
         self.events: EngineEvents = events or NoEvents()
         self.gate = gate or UpstreamGate()
@@ -213,7 +241,7 @@ class CompletionEngine:
         pdoc = self.documents.get(uri)
         if pdoc is None or pdoc.doc.text[start:start + len(text)] != text:
             return False  # the document moved on: nothing sensible to prefetch
-        task = asyncio.ensure_future(self.complete(uri, start + len(text), invoked=True))
+        task = asyncio.ensure_future(self.complete(uri, start + len(text), immediate=True))
         self._prefetches.add(task)
         task.add_done_callback(self._prefetches.discard)
         return True
@@ -224,9 +252,16 @@ class CompletionEngine:
         return (f"{uri}|{settings.model}|{c.endpoint}|{c.max_tokens}|{c.context_tokens}|"
                 f"{shape_key}|{self.context_epoch}")
 
-    async def complete(self, uri: str, offset: int, *, invoked: bool = False) -> Outcome:
+    async def complete(self, uri: str, offset: int, *, invoked: bool = False,
+                       immediate: bool = False,
+                       overlay: tuple[int, int, str] | None = None) -> Outcome:
         """Suggestions at `offset`; never raises for upstream trouble, never blocks
-        past `completion.timeoutMs`."""
+        past `completion.timeoutMs`.
+
+        `overlay` (start, end, text): complete as if `text` replaced start..end and the
+        cursor stood after it — an editor's open completion popup whose selected item
+        the suggestion must extend. Offsets in the result are in that virtual text.
+        """
         self.stats.requests += 1
         settings = self.settings()
         pdoc = self.documents.get(uri)
@@ -234,12 +269,14 @@ class CompletionEngine:
             return Outcome([], "none", "document is not open")
         if not settings.completion.enable:
             return Outcome([], "none", "completions are disabled")
+        if overlay is not None:
+            pdoc, offset = with_overlay(pdoc, overlay)
         text = pdoc.doc.text
         offset = max(0, min(offset, len(text)))
         before, after = text[:offset], text[offset:]
         scope = self._scope(uri, settings, settings.completion.multiline)
         key = CacheKey(text_key(before), text_key(after), scope)
-        cached = self.cache.get(key)
+        cached = None if invoked else self.cache.get(key)  # asked for: fresh candidates
         if cached is not None:
             self.stats.cache_served += 1
             return Outcome([self._from_cache(uri, cached, offset, "cache")], "cache")
@@ -258,7 +295,7 @@ class CompletionEngine:
         try:
             return await asyncio.wait_for(
                 self._work(uri, pdoc, offset, before, after, key, generation, settings,
-                           invoked), timeout_s)
+                           invoked, immediate), timeout_s)
         except asyncio.TimeoutError:
             return Outcome([], "none", "timed out")
         except asyncio.CancelledError:
@@ -300,7 +337,7 @@ class CompletionEngine:
 
     async def _work(self, uri: str, pdoc: ParsedDocument, offset: int, before: str,
                     after: str, key: CacheKey, generation: _Generation | None,
-                    settings: Settings, invoked: bool) -> Outcome:
+                    settings: Settings, invoked: bool, immediate: bool) -> Outcome:
         if generation is not None:
             try:
                 await asyncio.shield(generation.task)
@@ -316,7 +353,7 @@ class CompletionEngine:
             return Outcome([], "none", closed)
         line_start = before.rfind("\n") + 1
         line_end = after.find("\n")
-        delay_ms = 0.0 if invoked else self.debouncer.delay_ms(
+        delay_ms = 0.0 if invoked or immediate else self.debouncer.delay_ms(
             before[line_start:], after[: line_end if line_end >= 0 else len(after)],
             settings.completion.debounce_ms)
         if delay_ms > 0:
@@ -324,18 +361,18 @@ class CompletionEngine:
         snapshot = pdoc.snapshot()
         ctx, shape, request = self._build(snapshot, offset, settings)
         gen = _Generation(uri, before, after, waiters=1)
-        gen.task = asyncio.ensure_future(
-            self._produce(gen, request, settings, snapshot, offset, shape, key))
+        gen.task = asyncio.ensure_future(self._produce(
+            gen, request, settings, snapshot, offset, shape, key, 2 if invoked else 1))
         self._generations.setdefault(uri, []).append(gen)
         try:
-            suggestion = await asyncio.shield(gen.task)
+            suggestions = await asyncio.shield(gen.task)
         except ModelError:
             return Outcome([], "none", "upstream error")
         finally:
             self._release(gen)
-        if suggestion is None:
+        if not suggestions:
             return Outcome([], "none", "the model's answer was empty after cleaning")
-        return Outcome([suggestion], "model")
+        return Outcome(suggestions, "model")
 
     def _build(self, snapshot: ParsedDocument, offset: int, settings: Settings):
         shape = self.shaper(snapshot, offset, settings.completion.multiline,
@@ -372,30 +409,61 @@ class CompletionEngine:
 
     async def _produce(self, gen: _Generation, request, settings: Settings,
                        snapshot: ParsedDocument, offset: int, shape: Shape,
-                       key: CacheKey) -> Suggestion | None:
+                       key: CacheKey, samples: int = 1) -> list[Suggestion]:
         """Generate, clean and cache; runs to the end even if the job that started it
-        was superseded, as long as another request waits for it."""
-        result = await self._generate(gen, request, settings)
-        cleaned = self.cleaner(result.text, snapshot, offset, shape)
-        if cleaned is None:
-            return None
-        suggestion = Suggestion(f"s{next(self._ids)}", cleaned.text, offset,
-                                cleaned.replace_end, result.model, "model")
-        self.cache.put_suggestion(gen.before, gen.after, key.scope, CachedSuggestion(
-            cleaned.text, cleaned.replace_end - offset, result.model, suggestion.id))
-        self.stats.shown += 1
-        self._remember(suggestion.id, gen.uri, offset, cleaned.text)
-        self.events.suggestion_shown(suggestion)
-        return suggestion
+        was superseded, as long as another request waits for it. With `samples` > 1
+        (an Invoked request) a second, warmer sample runs alongside the first and the
+        distinct cleaned candidates are returned, the first one first."""
+        extra = None
+        if samples > 1:
+            warm = dataclasses.replace(request, temperature=ALTERNATE_TEMPERATURE)
+            extra = asyncio.ensure_future(self._generate(None, warm, settings))
+        try:
+            result = await self._generate(gen, request, settings)
+        except BaseException:
+            if extra:
+                extra.cancel()
+            raise
+        finally:
+            self._unregister(gen)
+        raws = [result.text]
+        if extra is not None:
+            try:
+                raws.append((await extra).text)
+            except ModelError:
+                pass
+        cleaned_all = self.variants(raws, snapshot, offset, shape) if samples > 1 else [
+            c for c in [self.cleaner(result.text, snapshot, offset, shape)] if c is not None]
+        suggestions = []
+        for index, cleaned in enumerate(cleaned_all):
+            suggestion = Suggestion(f"s{next(self._ids)}", cleaned.text, offset,
+                                    cleaned.replace_end, result.model, "model")
+            if index == 0:
+                self.cache.put_suggestion(gen.before, gen.after, key.scope, CachedSuggestion(
+                    cleaned.text, cleaned.replace_end - offset, result.model, suggestion.id))
+            self._remember(suggestion.id, gen.uri, offset, cleaned.text)
+            self.events.suggestion_shown(suggestion)
+            suggestions.append(suggestion)
+        self.stats.shown += bool(suggestions)
+        return suggestions
 
-    async def _generate(self, gen: _Generation, request, settings: Settings) -> ModelResult:
-        """The upstream call; owns its own task so in-flight reuse can share it."""
+    def _unregister(self, gen: _Generation) -> None:
+        gens = self._generations.get(gen.uri, [])
+        if gen in gens:
+            gens.remove(gen)
+        if not gens:
+            self._generations.pop(gen.uri, None)
+
+    async def _generate(self, gen: _Generation | None, request,
+                        settings: Settings) -> ModelResult:
+        """One upstream call, reporting its partial text to `gen` for in-flight reuse."""
         self.stats.upstream += 1
         kind = "completion"
         self.events.request_started(kind, request.model)
 
         def on_text(text: str) -> None:
-            gen.partial = text
+            if gen is not None:
+                gen.partial = text
 
         try:
             result = await self.model.generate(
@@ -408,14 +476,11 @@ class CompletionEngine:
             self.gate.record_failure(err)
             self.events.request_finished(kind, None, err, "error")
             raise
-        finally:
-            self._generations[gen.uri].remove(gen)
-            if not self._generations[gen.uri]:
-                del self._generations[gen.uri]
         self.gate.record_success()
         self.debouncer.note_latency(result.total_s)
         self.stats.prompt_tokens += result.usage.prompt_tokens
         self.stats.cache_hit_tokens += result.usage.cache_hit_tokens
-        gen.partial = result.text
+        if gen is not None:
+            gen.partial = result.text
         self.events.request_finished(kind, result, None, "shown")
         return result

@@ -168,6 +168,9 @@ def create_server() -> FlashServer:
             return lsp.InlineCompletionList(items=[])
         pdoc, offset = located
         invoked = params.context.trigger_kind == lsp.InlineCompletionTriggerKind.Invoked
+        selected = params.context.selected_completion_info
+        if selected is not None:
+            return await _extend_selected(session, pdoc, selected, invoked)
         outcome = await session.engine.complete(pdoc.doc.uri, offset, invoked=invoked)
         return lsp.InlineCompletionList(
             items=[_inline_item(pdoc.doc, s) for s in outcome.suggestions])
@@ -211,6 +214,29 @@ def create_server() -> FlashServer:
     from .debug_handlers import register_debug
     register_debug(server)  # flashls.debugStats: counters and cache sizes (soak tests)
     return server
+
+
+async def _extend_selected(session, pdoc: ParsedDocument, selected: lsp.SelectedCompletionInfo,
+                           invoked: bool) -> lsp.InlineCompletionList:
+    """The editor's completion popup has an item selected: every suggestion must start
+    with that item's text and replace the same range (LSP 3.18)."""
+    doc = pdoc.doc
+    start = doc.offset_at(selected.range.start.line, selected.range.start.character)
+    end = max(start, doc.offset_at(selected.range.end.line, selected.range.end.character))
+    outcome = await session.engine.complete(doc.uri, start, invoked=invoked,
+                                            overlay=(start, end, selected.text))
+    items = []
+    for s in outcome.suggestions:
+        replaced_after = s.end - s.start  # text after the virtual cursor the suggestion eats
+        item_end = end + replaced_after
+        if doc.position_at(item_end)[0] != doc.position_at(start)[0]:
+            item_end = end
+        items.append(lsp.InlineCompletionItem(
+            insert_text=selected.text + s.text, range=_range(doc, start, item_end),
+            filter_text=selected.text,
+            command=lsp.Command(title="flashls: accepted", command="flashls.accepted",
+                                arguments=[s.id])))
+    return lsp.InlineCompletionList(items=items)
 
 
 def _inline_item(doc: Document, s: Suggestion) -> lsp.InlineCompletionItem:
