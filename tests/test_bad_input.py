@@ -233,3 +233,26 @@ async def test_params_of_the_wrong_shape_are_refused_without_side_effects(raw, t
     prompt, suffix = await text_around(raw, uri, 0, 0)
     assert suffix == "keep = 1\n"
     assert await items(raw, uri, 0, 8) == ["ok()"]
+
+
+async def test_unsendable_settings_are_told_once_never_an_internal_error(raw, fake, tmp_path):
+    """A key pasted with an invisible character, a model name with half an emoji: the
+    user is told what to fix, requests return empty, the server keeps going."""
+    uri = (tmp_path / "cfg.py").as_uri()
+    raw.open(uri, "a = \n")
+    base = {"baseUrl": fake.url, "completion": {"debounceMs": 0, "timeoutMs": 3000}}
+    shown_before = len(raw.messages())
+    raw.notify("workspace/didChangeConfiguration",
+               {"settings": {"flashls": {**base, "apiKey": "sk-pasted-key\u200b"}}})
+    for _ in range(3):
+        answer = await asyncio.wait_for(raw.inline(uri, 0, 4, invoked=True), 15)
+        assert answer.get("result", {}).get("items") == [], answer
+    told = raw.messages()[shown_before:]
+    assert len(told) == 1 and "apiKey" in told[0], told
+    raw.notify("workspace/didChangeConfiguration",
+               {"settings": {"flashls": {**base, "apiKey": KEY, "model": "flash\ud83d"}}})
+    answer = await asyncio.wait_for(raw.inline(uri, 0, 4, invoked=True), 15)
+    assert answer.get("result", {}).get("items") == [], answer
+    raw.notify("workspace/didChangeConfiguration", {"settings": {"flashls": {**base,
+                                                                             "apiKey": KEY}}})
+    assert await items(raw, uri, 0, 4) == ["ok()"]
