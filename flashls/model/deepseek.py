@@ -172,6 +172,17 @@ class DeepSeekClient:
         await asyncio.gather(*self._draining, return_exceptions=True)
         await self._client.aclose()
 
+    def _build(self, method: str, url: str, **kwargs: Any) -> httpx.Request:
+        """An HTTP request, or a ModelError saying which setting makes it unsendable."""
+        try:
+            return self._client.build_request(method, url, **kwargs)
+        except UnicodeEncodeError:
+            if not self._api_key.isascii():
+                raise AuthError("the API key contains a non-ASCII character (often an "
+                                "invisible one pasted along with it)") from None
+            raise BadRequestError("the request holds text that cannot be sent as UTF-8 "
+                                  "(check flashls.model)") from None
+
     async def list_models(self, *, timeout_s: float = 10.0) -> list[str]:
         """Model ids the API offers (`GET /models`), for `flashls doctor`."""
         headers = {"Authorization": f"Bearer {self._api_key}"}
@@ -212,10 +223,9 @@ class DeepSeekClient:
         size = 0
         response: httpx.Response | None = None
         reusable = False
+        http_request = self._build("POST", url, json=body, headers=headers)
         try:
-            response = await self._client.send(
-                self._client.build_request("POST", url, json=body, headers=headers),
-                stream=True)
+            response = await self._client.send(http_request, stream=True)
             if response.status_code != 200:
                 raw = await response.aread()
                 raise error_for_status(response.status_code, self._unkeyed(_error_detail(raw)),
