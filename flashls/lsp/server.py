@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -56,6 +56,12 @@ class FlashProtocol(LanguageServerProtocol):
         except JsonRpcException as err:
             if isinstance(data, dict) and "method" in data and isinstance(
                     data.get("id"), (int, str)) and not isinstance(data["id"], bool):
+                try:
+                    self._get_handler(data["method"])
+                except JsonRpcMethodNotFound as unknown:
+                    err = unknown  # say what is wrong: the method, not its params
+                except Exception:
+                    pass
                 try:
                     self._send_response(data["id"], None, err.to_response_error())
                 except Exception as send_err:  # never let the error path fail
