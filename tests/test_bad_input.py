@@ -99,6 +99,8 @@ async def test_unknown_methods_get_method_not_found_and_notifications_are_ignore
     for method in ("foo/bar", "textDocument/teleport", "$/unknownRequest", ""):
         answer = await raw.ask(method, {"x": 1})
         assert answer["error"]["code"] == METHOD_NOT_FOUND, (method, answer)
+        answer = await raw.ask(method)  # no params at all (JSON-RPC allows that)
+        assert answer["error"]["code"] == METHOD_NOT_FOUND, (method, answer)
     raw.notify("workspace/frobnicate", {"a": [1, 2]})
     raw.notify("$/setTrace", {"value": "verbose"})
     raw.notify("$/progress", {"token": "t", "value": {"kind": "end"}})
