@@ -136,6 +136,7 @@ class Counters:
     output_tokens: int = 0
     latencies: list[float] = field(default_factory=list)
     missed: list = field(default_factory=list)  # pauses without a suggestion: (ms, why)
+    timeline: list = field(default_factory=list)  # upstream requests after each keystroke
 
 
 async def replay(variant: str, tasks: list[Task], *, scale: float, seed: int,
@@ -216,6 +217,7 @@ async def type_task(engine: CompletionEngine, docs: dict, task: Task, rng: rando
         line, col = pdoc.doc.position_at(cursor)
         pdoc.apply_change((line, col), (line, col), insert)
         engine.note_edit(uri)
+        c.timeline.append(engine.stats.upstream)
         if insert is shown and len(insert) > 1:
             engine.accepted(visible_id[0])
         c.keystrokes += 1
@@ -271,15 +273,19 @@ def run(*, tasks: int = 12, lines: int = 3, scale: float = 0.2, seed: int = 7,
         variants: tuple[str, ...] = ("flashls", "naive", "flashls+speculate")) -> dict:
     rng = random.Random(seed)
     chosen = pick_tasks(default_files(), rng, tasks, lines)
-    results = {}
+    results: dict = {}
+    timelines = {}
     for variant in variants:
         counters = asyncio.run(replay(variant, chosen, scale=scale, seed=seed,
                                       good_ratio=good_ratio, endpoint=endpoint))
         results[variant] = summarize(counters)
+        timelines[variant] = counters.timeline
+    results["_timelines"] = timelines
     return results
 
 
 def format_table(results: dict) -> str:
+    results = {k: v for k, v in results.items() if not k.startswith("_")}
     keys = list(next(iter(results.values())))
     rows = ["| metric | " + " | ".join(results) + " |",
             "|---|" + "---|" * len(results)]
@@ -299,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results = run(tasks=args.tasks, lines=args.lines, scale=args.scale, seed=args.seed,
                   endpoint=args.endpoint)
+    results.pop("_timelines", None)
     print(json.dumps(results, indent=2) if args.json else format_table(results))
     return 0
 
