@@ -3,6 +3,7 @@ must always equal a from-scratch analysis of the same text."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "workspaces"
 FILES = [FIXTURES / "py_inventory/inventory/models.py",
          FIXTURES / "ts_tasks/src/store/taskStore.ts",
          FIXTURES / "rust_ledger/src/ledger/mod.rs",
-         FIXTURES / "c_geometry/cpp/shapes.hpp"]
+         FIXTURES / "c_geometry/cpp/shapes.hpp",
+         FIXTURES / "go_shortener/internal/store/store.go"]
 
 edit = st.tuples(st.floats(0, 1), st.integers(0, 12),
                  st.sampled_from(["x", "\n", "    ", "def f(a):\n    pass\n", "}", "{", "(",
@@ -29,7 +31,7 @@ def snapshot(a: analysis.Analysis):
             tuple((f, l, dict(i)) for f, l, _, i in a.usages), tuple(a.lines))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get('FLASHLS_INC_EXAMPLES', '60')), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(FILES), st.lists(edit, min_size=1, max_size=8))
 def test_incremental_analysis_equals_a_full_one(path, edits):
     spec = language_for("", str(path))

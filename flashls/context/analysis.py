@@ -317,8 +317,16 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     recs = state.recs
     ends = [r.end for r in recs]
     starts = [r.start for r in recs]
-    n_before = bisect.bisect_left(ends, p)  # nodes ending strictly before byte p
-    first_after = bisect.bisect_right(starts, old_end)  # nodes starting after the change
+    row_p = old.count(b"\n", 0, p)
+    row_old_end = row_p + old.count(b"\n", p, old_end)
+    # kept: nodes ending before byte p and its line; nodes starting after the change,
+    # its line and the comment lines a node's rendering may read above it
+    n_before = bisect.bisect_left(ends, p)
+    while n_before and recs[n_before - 1].last >= row_p:
+        n_before -= 1
+    first_after = bisect.bisect_right(starts, old_end)
+    while first_after < len(recs) and recs[first_after].first <= row_old_end + LEAD_LINES + 1:
+        first_after += 1
     children = tree.root_node.children
     n_after = len(recs) - first_after
     n_mid = len(children) - n_before - n_after
@@ -332,8 +340,6 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         return None
     # lines: patch the changed rows (plain "\n" text whose bytes are its characters)
     if len(text) == len(source) and b"\r" not in source and b"\r" not in old:
-        row_p = old.count(b"\n", 0, p)
-        row_old_end = row_p + old.count(b"\n", p, old_end)
         row_new_end = row_p + source.count(b"\n", p, len(source) - s)
         start_char = text.rfind("\n", 0, p) + 1
         end_char = text.find("\n", len(text) - s)
