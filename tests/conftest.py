@@ -5,6 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+# Imported here, not lazily by its plugin at the end of a failing run: on CPython 3.11
+# a late import (and pytest's AST-based traceback rendering) can hit "AST constructor
+# recursion depth mismatch" after finalizers ran mid-parse; see also --tb=native.
+import hypothesis  # noqa: F401
+import hypothesis.internal.observability  # noqa: F401
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp

@@ -182,15 +182,19 @@ async def test_speculation_prefetches_after_acceptance_only_when_enabled(engine,
 
 async def test_invoked_requests_offer_distinct_candidates(engine, fake):
     answers = iter(["total_price(items)", "sum(prices)"])
-    fake.responder = lambda req: Reply(text=next(answers))
     ed = Editor(engine, engine.docs, "result = █\n")
+    await ed.ask()  # a first success: the API is known to be healthy
+    fake.reset()
+    fake.responder = lambda req: Reply(text=next(answers))
     out = await ed.ask(invoked=True)
     assert sorted(s.text for s in out.suggestions) == ["sum(prices)", "total_price(items)"]
+    assert len(fake.completion_requests()) == 2
     temperatures = sorted(r.body["temperature"] for r in fake.completion_requests())
     assert temperatures[0] == 0.0 and temperatures[1] > 0
 
 
 async def test_invoked_with_identical_samples_returns_one(engine, fake):
     ed = Editor(engine, engine.docs, "result = █\n")
+    await ed.ask()
     out = await ed.ask(invoked=True)
     assert [s.text for s in out.suggestions] == ["total_price(items)"]

@@ -89,7 +89,7 @@ class Harness:
             pdoc.apply_change((line, col), (line, col), nudge)
             self.offset += len(nudge)
         return await asyncio.wait_for(
-            self.engine.complete(self.uri, self.offset, invoked=True),
+            self.engine.complete(self.uri, self.offset, immediate=True),
             TIMEOUT_MS / 1000 + SLACK_S)
 
 

@@ -415,7 +415,7 @@ class CompletionEngine:
         (an Invoked request) a second, warmer sample runs alongside the first and the
         distinct cleaned candidates are returned, the first one first."""
         extra = None
-        if samples > 1:
+        if samples > 1 and self.gate.healthy:  # never double traffic to a failing API
             warm = dataclasses.replace(request, temperature=ALTERNATE_TEMPERATURE)
             extra = asyncio.ensure_future(self._generate(None, warm, settings))
         try:
@@ -423,6 +423,7 @@ class CompletionEngine:
         except BaseException:
             if extra:
                 extra.cancel()
+                await asyncio.gather(extra, return_exceptions=True)
             raise
         finally:
             self._unregister(gen)
