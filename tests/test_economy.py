@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from flashls.completion.cache import CachedSuggestion, SuggestionCache
-from flashls.completion.service import CompletionEngine
+from flashls.completion.service import Cleaned, CompletionEngine
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
 from flashls.model.deepseek import DeepSeekClient
@@ -181,20 +181,17 @@ async def test_speculation_prefetches_after_acceptance_only_when_enabled(engine,
 
 
 async def test_invoked_requests_offer_distinct_candidates(engine, fake):
-    answers = iter(["total_price(items)", "sum(prices)"])
+    """A multi-line answer gives two candidates: all of it, and its first line."""
+    engine.variants = lambda raws, pdoc, offset, shape: [
+        Cleaned(raws[0], offset), Cleaned(raws[0].split("\n")[0], offset)]
+    fake.responder = lambda req: Reply(text="total(items)\nprint(result)")
     ed = Editor(engine, engine.docs, "result = █\n")
-    await ed.ask()  # a first success: the API is known to be healthy
-    fake.reset()
-    fake.responder = lambda req: Reply(text=next(answers))
     out = await ed.ask(invoked=True)
-    assert sorted(s.text for s in out.suggestions) == ["sum(prices)", "total_price(items)"]
-    assert len(fake.completion_requests()) == 2
-    temperatures = sorted(r.body["temperature"] for r in fake.completion_requests())
-    assert temperatures[0] == 0.0 and temperatures[1] > 0
+    assert [s.text for s in out.suggestions] == ["total(items)\nprint(result)", "total(items)"]
+    assert len(fake.completion_requests()) == 1
 
 
 async def test_invoked_with_identical_samples_returns_one(engine, fake):
     ed = Editor(engine, engine.docs, "result = █\n")
-    await ed.ask()
     out = await ed.ask(invoked=True)
     assert [s.text for s in out.suggestions] == ["total_price(items)"]

@@ -8,7 +8,6 @@ can avoid an upstream request comes before the ones that cannot.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import itertools
 import logging
 import time
@@ -45,7 +44,6 @@ ContextProvider = Callable[[ParsedDocument, int, int], ContextLike]
 Shaper = Callable[[ParsedDocument, int, str, int], Shape]
 Cleaner = Callable[[str, ParsedDocument, int, Shape], "Cleaned | None"]
 Variants = Callable[[list[str], ParsedDocument, int, Shape], "list[Cleaned]"]
-ALTERNATE_TEMPERATURE = 0.8
 
 
 @dataclass(frozen=True)
@@ -276,7 +274,7 @@ class CompletionEngine:
         before, after = text[:offset], text[offset:]
         scope = self._scope(uri, settings, settings.completion.multiline)
         key = CacheKey(text_key(before), text_key(after), scope)
-        cached = None if invoked else self.cache.get(key)  # asked for: fresh candidates
+        cached = self.cache.get(key)  # even when Invoked: the answer here is known
         if cached is not None:
             self.stats.cache_served += 1
             return Outcome([self._from_cache(uri, cached, offset, "cache")], "cache")
@@ -362,7 +360,7 @@ class CompletionEngine:
         ctx, shape, request = self._build(snapshot, offset, settings)
         gen = _Generation(uri, before, after, waiters=1)
         gen.task = asyncio.ensure_future(self._produce(
-            gen, request, settings, snapshot, offset, shape, key, 2 if invoked else 1))
+            gen, request, settings, snapshot, offset, shape, key, invoked))
         self._generations.setdefault(uri, []).append(gen)
         try:
             suggestions = await asyncio.shield(gen.task)
@@ -409,32 +407,20 @@ class CompletionEngine:
 
     async def _produce(self, gen: _Generation, request, settings: Settings,
                        snapshot: ParsedDocument, offset: int, shape: Shape,
-                       key: CacheKey, samples: int = 1) -> list[Suggestion]:
+                       key: CacheKey, invoked: bool = False) -> list[Suggestion]:
         """Generate, clean and cache; runs to the end even if the job that started it
-        was superseded, as long as another request waits for it. With `samples` > 1
-        (an Invoked request) a second, warmer sample runs alongside the first and the
-        distinct cleaned candidates are returned, the first one first."""
-        extra = None
-        if samples > 1 and self.gate.healthy:  # never double traffic to a failing API
-            warm = dataclasses.replace(request, temperature=ALTERNATE_TEMPERATURE)
-            extra = asyncio.ensure_future(self._generate(None, warm, settings))
+        was superseded, as long as another request waits for it. An Invoked request
+        gets every distinct candidate the answer holds (a multi-line answer and its
+        first line), the first one first; one request either way."""
         try:
             result = await self._generate(gen, request, settings)
-        except BaseException:
-            if extra:
-                extra.cancel()
-                await asyncio.gather(extra, return_exceptions=True)
-            raise
         finally:
             self._unregister(gen)
-        raws = [result.text]
-        if extra is not None:
-            try:
-                raws.append((await extra).text)
-            except ModelError:
-                pass
-        cleaned_all = self.variants(raws, snapshot, offset, shape) if samples > 1 else [
-            c for c in [self.cleaner(result.text, snapshot, offset, shape)] if c is not None]
+        if invoked:
+            cleaned_all = self.variants([result.text], snapshot, offset, shape)
+        else:
+            cleaned = self.cleaner(result.text, snapshot, offset, shape)
+            cleaned_all = [cleaned] if cleaned is not None else []
         suggestions = []
         for index, cleaned in enumerate(cleaned_all):
             suggestion = Suggestion(f"s{next(self._ids)}", cleaned.text, offset,

@@ -23,12 +23,6 @@ class UpstreamGate:
     blocked_reason: ModelError | None = None
     backoff_until: float = 0.0
     failures: int = 0
-    successes: int = 0
-
-    @property
-    def healthy(self) -> bool:
-        """The last request succeeded: extra (speculative, second-sample) traffic is fine."""
-        return self.successes > 0 and self.failures == 0 and self.blocked_reason is None
 
     def closed_reason(self) -> str | None:
         """Why no request may go out now, or None when one may."""
@@ -40,7 +34,6 @@ class UpstreamGate:
         return None
 
     def record_success(self) -> None:
-        self.successes += 1
         self.failures = 0
         self.backoff_until = 0.0
 
