@@ -93,6 +93,8 @@ def _is_identifier_like(value: str) -> bool:
 
 _BLOB_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/=]+[ \t]*")
 _BLOB_MIN = 40
+# a line of nothing but 40+ base64 characters: necessary for a blob run to exist
+_BLOB_CANDIDATE = re.compile(r"(?m)^[ \t]*[A-Za-z0-9+/=]{40,}[ \t]*$")
 
 
 def _is_blob(line: str) -> bool:
@@ -104,6 +106,8 @@ def _is_blob(line: str) -> bool:
 def _redact_blobs(text: str) -> str:
     """Runs of lines that are nothing but base64, one of them long: a key body cut off
     from its BEGIN/END lines by a window or chunk edge, a certificate, a blob."""
+    if not _BLOB_CANDIDATE.search(text):  # one C-level scan decides the usual case
+        return text
     lines = text.split("\n")
     if not any(_is_blob(line) for line in lines):
         return text
