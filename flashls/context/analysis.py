@@ -159,9 +159,10 @@ def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequenc
 
 
 def _place(chunk: _Chunk, offset: int, base: int) -> _Placed:
-    items = tuple(Item(it.name, it.kind, it.level, it.start + offset, it.end + offset,
-                       it.lines, it.tail, it.parent + base if it.parent != -1 else -1,
-                       it.tokens) for it in chunk.items)
+    new = tuple.__new__  # 3x cheaper than Item(...): placing runs per added line
+    items = tuple(new(Item, (it[0], it[1], it[2], it[3] + offset, it[4] + offset, it[5],
+                             it[6], it[7] + base if it[7] != -1 else -1, it[8]))
+                  for it in chunk.items)
     imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + offset, i.end + offset)
                     for i in chunk.imports)
     return _Placed(items, imports, tuple(s + offset for s in chunk.top_starts))
