@@ -258,7 +258,7 @@ def _completion_item(doc: Document, s: Suggestion) -> lsp.CompletionItem:
     return lsp.CompletionItem(
         label=first[:60] + ("…" if len(first) > 60 or "\n" in s.text.strip() else ""),
         kind=lsp.CompletionItemKind.Snippet, detail=f"flashls ({s.model})",
-        documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, f"```\n{s.text}\n```"),
+        documentation=s.text,
         text_edit=lsp.TextEdit(range=_range(doc, s.start, s.end), new_text=s.text),
         insert_text_format=lsp.InsertTextFormat.PlainText, sort_text="0",
         command=lsp.Command(title="flashls: accepted",
