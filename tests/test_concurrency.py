@@ -165,3 +165,39 @@ async def test_exit_without_shutdown_and_closed_stdin_end_the_process(fake, tmp_
         await asyncio.sleep(0.05)
     assert fake.completion_requests()[0].aborted
     await client.shutdown(timeout_s=5)
+
+
+async def test_cancelled_streams_leave_no_unreclaimable_connection():
+    """Editors cancel most completion requests. A cancellation that lands while httpcore
+    is setting up a connection left that connection in the pool forever, never reused
+    and never closed (encode/httpcore#1093): sockets pile up over a long session until
+    the pool is exhausted. Bursts of requests cancelled at random moments must leave
+    only reusable connections behind."""
+    import httpx
+
+    from flashls.model.deepseek import DeepSeekClient
+    from flashls.model.types import FimRequest
+
+    fake = FakeDeepSeek(lambda req: Reply(text="abc", chunk_chars=1), latency_s=0.03).start()
+    model = DeepSeekClient(fake.url, KEY)
+    rng = random.Random(11)
+    try:
+        for _ in range(40):
+            tasks = [asyncio.ensure_future(model.generate(
+                FimRequest("deepseek-flash", "p" * 50, "s", 16), timeout_s=5))
+                for _ in range(40)]
+            await asyncio.sleep(rng.uniform(0, 0.06))
+            for task in tasks:
+                if rng.random() < 0.7:
+                    task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.sleep(3.0)  # abandoned sends settle
+        pool = model._client._transport._pool  # httpx internals: the only way to look
+        stuck = [c for c in pool.connections if not (c.is_idle() or c.is_closed())]
+        assert stuck == [], [repr(c) for c in stuck]
+        assert fake.open_connections <= 8
+        result = await model.generate(FimRequest("deepseek-flash", "p", "s", 16), timeout_s=5)
+        assert result.text == "abc"
+    finally:
+        await model.aclose()
+        fake.stop()
