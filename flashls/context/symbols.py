@@ -78,6 +78,7 @@ def split_lines(text: str) -> list[str]:
 
 
 _QUERIES: dict[tuple[str, str], Query | None] = {}
+_DEF_KINDS: dict[str, dict[int, str]] = {}
 
 
 def compiled(spec: LanguageSpec, kind: str) -> Query | None:
@@ -179,10 +180,14 @@ def _extract_definitions(spec: LanguageSpec, tree: Tree, source: bytes,
     cursor.set_max_start_depth(DEFINITION_START_DEPTH)
     if byte_range is not None:
         cursor.set_byte_range(*byte_range)
-    for _, caps in cursor.matches(tree.root_node):
+    kinds = _DEF_KINDS.setdefault(spec.name, {})  # pattern index -> its @definition.*
+    for pattern, caps in cursor.matches(tree.root_node):
         name_nodes = caps.get("name")
-        def_kind = next((k for k in caps if k.startswith("definition.")), None)
-        if not name_nodes or def_kind is None:
+        def_kind = kinds.get(pattern)
+        if def_kind is None:
+            def_kind = kinds[pattern] = next(
+                (k for k in caps if k.startswith("definition.")), "")
+        if not name_nodes or not def_kind:
             continue
         node = caps[def_kind][0]
         if byte_range is not None and not byte_range[0] <= node.start_byte < byte_range[1]:
