@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 MAX_ANSWER_CHARS = 64_000  # a runaway answer is cut here (far above any max_tokens)
 DRAIN_TIMEOUT_S = 1.0
+ABANDON_GRACE_S = 3.0  # a cancelled request's send may finish this long in the background
 MAX_CHARS_PER_TOKEN = 32  # no real token is longer: more text is a runaway stream
 
 
@@ -183,6 +184,28 @@ class DeepSeekClient:
             raise BadRequestError("the request holds text that cannot be sent as UTF-8 "
                                   "(check flashls.model)") from None
 
+    async def _send(self, http_request: httpx.Request) -> httpx.Response:
+        """Send, shielded from cancellation: a cancel that lands while httpcore sets up
+        a connection leaves it in the pool forever, neither reusable nor closed
+        (encode/httpcore#1093), and editors cancel most requests. The abandoned send
+        finishes in the background (at most ABANDON_GRACE_S) and its answer is closed."""
+        task = asyncio.ensure_future(self._client.send(http_request, stream=True))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            self._draining.add(task)
+            task.add_done_callback(self._close_abandoned)
+            asyncio.get_running_loop().call_later(ABANDON_GRACE_S, task.cancel)
+            raise
+
+    def _close_abandoned(self, task: asyncio.Task) -> None:
+        self._draining.discard(task)
+        if task.cancelled() or task.exception() is not None:
+            return
+        closing = asyncio.ensure_future(task.result().aclose())
+        self._draining.add(closing)
+        closing.add_done_callback(self._draining.discard)
+
     async def list_models(self, *, timeout_s: float = 10.0) -> list[str]:
         """Model ids the API offers (`GET /models`), for `flashls doctor`."""
         headers = {"Authorization": f"Bearer {self._api_key}"}
@@ -225,7 +248,7 @@ class DeepSeekClient:
         reusable = False
         http_request = self._build("POST", url, json=body, headers=headers)
         try:
-            response = await self._client.send(http_request, stream=True)
+            response = await self._send(http_request)
             if response.status_code != 200:
                 raw = await response.aread()
                 raise error_for_status(response.status_code, self._unkeyed(_error_detail(raw)),
