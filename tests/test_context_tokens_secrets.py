@@ -94,3 +94,25 @@ def test_redaction_keeps_line_structure_outside_key_blocks():
 def test_blank_line_runs_collapse():
     assert collapse_blank_lines("a\n\n\n\n  \t\nb\n\nc") == "a\n\nb\n\nc"
     assert clean("x\n\n\n\ny = 'AKIAIOSFODNN7EXAMPLE'") == f"x\n\ny = '{MARK}'"
+
+
+def test_a_secret_cut_by_the_cursor_is_still_redacted():
+    from flashls.context.secrets import clean_split
+    url = 'DB = "https://admin:Sup3rS3cretPass@db.internal:5432/app"\n'
+    for cut in range(len(url)):
+        prefix, suffix = clean_split("x = 1\n" + url[:cut], url[cut:] + "y = 2\n")
+        assert "Sup3rS3cretPass" not in prefix + suffix, cut
+        assert "S3cretPass" not in prefix and "Sup3rS3cret" not in suffix, cut
+        assert prefix.startswith("x = 1\n") and suffix.endswith("y = 2\n")
+    key = "k = 'sk-3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'\n"
+    at = key.index("6d5e")
+    prefix, suffix = clean_split(key[:at], key[at:])
+    assert "3f9a8b7c" not in prefix and "4f3a2b1c" not in suffix
+    assert prefix.endswith(MARK)
+
+
+def test_the_cursor_alone_never_triggers_redaction():
+    from flashls.context.secrets import clean_split
+    for before, after in [("password = ", "\n"), ("api_key = get_", "key()\n"),
+                          ("token: str = ", ""), ("url = 'https://example.com/a?page=", "2'\n")]:
+        assert clean_split(before, after) == (before, after)

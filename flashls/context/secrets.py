@@ -176,3 +176,65 @@ def collapse_blank_lines(text: str) -> str:
 def clean(text: str) -> str:
     """What every piece of context goes through before it is sent."""
     return collapse_blank_lines(redact(text))
+
+
+# Marks the cursor in the redacted window, to find where to split it (letters only, so
+# that alone it reads as an identifier, not a value).
+_CURSOR = "qZxFlashlsCursorXzq"
+
+
+def clean_split(prefix: str, suffix: str) -> tuple[str, str]:
+    """`clean` for text split by the cursor. Redacting each side alone would miss a
+    secret the cursor cuts (`https://user:pass‸@host`: the `@` that identifies it is on
+    the other side), so the window is redacted as one text and split again. Both halves
+    always come from that redaction; when the cursor sits inside a secret, the split
+    falls right after its `<redacted>` marker."""
+    joint = prefix + suffix
+    red = redact(joint)
+    if red == joint:  # nothing to redact: the usual case
+        return collapse_blank_lines(prefix), collapse_blank_lines(suffix)
+    marked = redact(prefix + _CURSOR + suffix)
+    if marked.count(_CURSOR) == 1 and marked.replace(_CURSOR, "") == red:
+        head, tail = marked.split(_CURSOR)  # the cursor changed nothing: split there
+    else:
+        cut = _split_point(joint, red, len(prefix))
+        head, tail = red[:cut], red[cut:]
+    return collapse_blank_lines(head), collapse_blank_lines(tail)
+
+
+def _split_point(original: str, redacted: str, at: int) -> int:
+    """Where position `at` of `original` lands in `redacted` (right after the marker
+    of a replacement that covers it). Walks the equal runs and the markers between
+    them; any split point would be safe, as both halves come from the redacted text."""
+    i = j = 0
+    n, m = len(original), len(redacted)
+    while True:
+        k = _equal_run(original, i, redacted, j)
+        if i + k > at:
+            return j + (at - i)  # the cursor lies in unchanged text
+        i, j = i + k, j + k
+        if i >= n or j >= m or not redacted.startswith(MARK, j):
+            return j
+        j += len(MARK)
+        probe = redacted[j:j + 24]  # where the text resumes after the replaced part
+        resume = original.find(probe, i) if probe else n
+        if resume == -1 or resume > at:
+            return j  # the cursor is inside the replaced part
+        i = resume
+
+
+def _equal_run(a: str, i: int, b: str, j: int) -> int:
+    """Length of the common run of a[i:] and b[j:] (block compares, then bisection)."""
+    n = min(len(a) - i, len(b) - j)
+    k = 0
+    step = 256
+    while k + step <= n and a[i + k:i + k + step] == b[j + k:j + k + step]:
+        k += step
+    hi = min(n, k + step)
+    while k < hi:
+        mid = (k + hi + 1) // 2
+        if a[i + k:i + mid] == b[j + k:j + mid]:
+            k = mid
+        else:
+            hi = mid - 1
+    return k

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .languages import LanguageSpec
-from .secrets import clean
+from .secrets import clean_split
 from .tokens import estimate_tokens
 
 GRID = 32  # lines per anchor cell
@@ -116,14 +116,14 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     start, prefix_rows, headers = _prefix_start(spec, lines, cursor_line, head, scopes,
                                                 top_level_starts, prefix_budget)
     prefix_text = _join(headers + list(lines[start:cursor_line])) + head
-    prefix = clean(prefix_text)
-    prefix_used = estimate_tokens(prefix)
     if start == 0 and end < n - 1:  # the whole top fits: hand the rest to the suffix
-        spare = budget - _quantize_up(prefix_used, quantum)
+        spare = budget - _quantize_up(estimate_tokens(prefix_text), quantum)
         if spare > suffix_budget:
             end, suffix_used = _suffix_end(lines, cursor_line, tail, spare)
     suffix_text = tail + "".join("\n" + line for line in lines[cursor_line + 1:end + 1])
-    suffix = clean(suffix_text)
+    # redacted as one text: a secret the cursor cuts in two is still recognised
+    prefix, suffix = clean_split(prefix_text, suffix_text)
+    prefix_used = estimate_tokens(prefix)
     suffix_used = estimate_tokens(suffix)
     # trimming by lines could only overshoot through the pathological cursor line
     while prefix_used + suffix_used > budget and suffix:
