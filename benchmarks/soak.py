@@ -22,8 +22,9 @@ import asyncio
 import json
 import os
 import random
-import string
+import shutil
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,6 +215,21 @@ class RawLsp:
                               {"command": name, "arguments": list(args)}, timeout_s)
 
 
+def open_sockets(pid: int) -> int:
+    """Sockets the process holds open (its HTTP connections, plus asyncio's self-pipe)."""
+    count = 0
+    try:
+        for name in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{name}").startswith("socket:"):
+                    count += 1
+            except OSError:
+                continue
+    except OSError:
+        return -1
+    return count
+
+
 def rss_kb(pid: int) -> int:
     """Resident set size of a process, from /proc (no psutil needed)."""
     with open(f"/proc/{pid}/status") as fh:
@@ -221,3 +237,384 @@ def rss_kb(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+
+# -- the simulated user -------------------------------------------------------------------
+WORKSPACES = ROOT / "fixtures" / "workspaces"
+LANGUAGE_IDS = {".py": "python", ".js": "javascript", ".ts": "typescript",
+                ".tsx": "typescriptreact", ".go": "go", ".rs": "rust", ".java": "java",
+                ".c": "c", ".h": "c", ".cpp": "cpp", ".hpp": "cpp"}
+
+
+def utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+@dataclass
+class OpenDoc:
+    uri: str
+    language: str
+    lines: list[str]
+    version: int = 1
+    pending: asyncio.Future | None = None
+    pending_id: int | None = None
+
+
+@dataclass
+class Counters:
+    keystrokes: int = 0
+    requests: int = 0
+    cancels: int = 0
+    answered: int = 0
+    suggestions: int = 0
+    accepted: int = 0
+    errors: int = 0
+    opened: int = 0
+    closed: int = 0
+    error_samples: list = field(default_factory=list)
+
+
+class Typist:
+    """Types real code lines into real workspace files, like an editor would send it."""
+
+    def __init__(self, client: RawLsp, rng: random.Random, scale: float, max_open: int):
+        self.client = client
+        self.rng = rng
+        self.scale = scale  # simulated seconds per wall second
+        self.max_open = max_open
+        self.files = sorted(p for p in WORKSPACES.rglob("*") if p.suffix in LANGUAGE_IDS)
+        self.lines_by_language: dict[str, list[str]] = {}
+        for path in self.files:
+            language = LANGUAGE_IDS[path.suffix]
+            self.lines_by_language.setdefault(language, []).extend(
+                line for line in path.read_text(encoding="utf-8").splitlines()
+                if 8 <= len(line.strip()) <= 90)
+        self.open: dict[str, OpenDoc] = {}
+        self.current: OpenDoc | None = None
+        self.counters = Counters()
+
+    async def pause(self, simulated_s: float) -> None:
+        await asyncio.sleep(max(0.0, simulated_s / self.scale))
+
+    def open_file(self) -> OpenDoc:
+        path = self.rng.choice(self.files)
+        uri = path.as_uri()
+        if uri in self.open:
+            return self.open[uri]
+        if len(self.open) >= self.max_open:
+            oldest = next(iter(self.open))
+            self.close(self.open[oldest])
+        text = path.read_text(encoding="utf-8")
+        doc = OpenDoc(uri, LANGUAGE_IDS[path.suffix], text.split("\n"))
+        self.client.open(uri, text, doc.language)
+        self.open[uri] = doc
+        self.counters.opened += 1
+        return doc
+
+    def close(self, doc: OpenDoc) -> None:
+        self.cancel_pending(doc)
+        self.client.close(doc.uri)
+        self.open.pop(doc.uri, None)
+        self.counters.closed += 1
+        if self.current is doc:
+            self.current = None
+
+    def cancel_pending(self, doc: OpenDoc) -> None:
+        if doc.pending is not None and not doc.pending.done():
+            self.client.notify("$/cancelRequest", {"id": doc.pending_id})
+            self.counters.cancels += 1
+        doc.pending = None
+
+    def edit(self, doc: OpenDoc, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+        """Apply an edit to our mirror and send it (positions in UTF-16)."""
+        (sl, sc), (el, ec) = start, end
+        head = doc.lines[sl][:sc]
+        tail = doc.lines[el][ec:]
+        new = (head + text + tail).split("\n")
+        pos = lambda line, col: (line, utf16(doc.lines[line][:col]))
+        lsp_start, lsp_end = pos(sl, sc), pos(el, ec)
+        doc.lines[sl:el + 1] = new
+        doc.version += 1
+        self.client.change(doc.uri, doc.version, lsp_start, lsp_end, text)
+
+    def ask(self, doc: OpenDoc, line: int, col: int) -> None:
+        self.cancel_pending(doc)  # editors cancel the previous request on a keystroke
+        future = self.client.inline(doc.uri, line, utf16(doc.lines[line][:col]))
+        doc.pending_id = max(self.client.pending) if self.client.pending else None
+        doc.pending = future
+        self.counters.requests += 1
+        future.add_done_callback(self._count)
+
+    def _count(self, future: asyncio.Future) -> None:
+        if future.cancelled() or future.exception() is not None:
+            return
+        answer = future.result()
+        self.counters.answered += 1
+        if "error" in answer:
+            if answer["error"].get("code") != -32800:  # cancelled: expected
+                self.counters.errors += 1
+                if len(self.counters.error_samples) < 5:
+                    self.counters.error_samples.append(answer["error"].get("message", "")[:200])
+        elif (answer.get("result") or {}).get("items"):
+            self.counters.suggestions += 1
+
+    async def type_line(self, doc: OpenDoc) -> None:
+        """Open a new line somewhere and type a real line of code into it."""
+        rng = self.rng
+        target = rng.choice(self.lines_by_language.get(doc.language) or ["x = 1"])
+        at = rng.randrange(len(doc.lines))
+        indent = target[: len(target) - len(target.lstrip())]
+        self.edit(doc, (at, len(doc.lines[at])), (at, len(doc.lines[at])), "\n" + indent)
+        line, col = at + 1, len(indent)
+        body = target.strip()
+        i = 0
+        while i < len(body):
+            if rng.random() < 0.04 and col > len(indent):  # a typo, then backspace
+                self.edit(doc, (line, col - 1), (line, col), "")
+                col -= 1
+                i -= 1
+                self.counters.keystrokes += 1
+                await self.pause(rng.lognormvariate(-1.6, 0.5))
+                continue
+            ch = body[i]
+            self.edit(doc, (line, col), (line, col), ch)
+            col += 1
+            i += 1
+            self.counters.keystrokes += 1
+            if rng.random() < 0.85:
+                self.ask(doc, line, col)
+            await self.pause(rng.lognormvariate(-1.9, 0.6))  # ~150 ms between keys
+            if rng.random() < 0.03:
+                if await self.maybe_accept(doc, line, col):
+                    return
+                await self.pause(rng.uniform(0.5, 3.0))  # thinking mid-line
+        await self.maybe_accept(doc, line, col)
+
+    async def maybe_accept(self, doc: OpenDoc, line: int, col: int) -> bool:
+        future = doc.pending
+        if future is None:
+            return False
+        try:
+            answer = await asyncio.wait_for(asyncio.shield(future), 10)
+        except (asyncio.TimeoutError, ConnectionError):
+            return False
+        items = (answer.get("result") or {}).get("items") or []
+        if not items or self.rng.random() > 0.3 or doc.uri not in self.open:
+            return False
+        text = items[0]["insertText"]
+        if isinstance(text, dict):
+            text = text.get("value", "")
+        self.edit(doc, (line, col), (line, col), text)
+        command = items[0].get("command") or {}
+        if command.get("command"):
+            self.client.request("workspace/executeCommand", {
+                "command": command["command"], "arguments": command.get("arguments", [])})
+        self.counters.accepted += 1
+        return True
+
+    async def step(self) -> None:
+        rng = self.rng
+        if self.current is None or rng.random() < 0.12:
+            self.current = self.open_file()
+        doc = self.current
+        roll = rng.random()
+        if roll < 0.78:
+            await self.type_line(doc)
+        elif roll < 0.86 and len(doc.lines) > 20:  # delete a block
+            start = rng.randrange(len(doc.lines) - 10)
+            self.edit(doc, (start, 0), (start + rng.randint(1, 8), 0), "")
+        elif roll < 0.90:  # paste a block
+            block = "\n".join(rng.sample(self.lines_by_language.get(doc.language) or ["x"],
+                                         k=min(20, len(self.lines_by_language.get(
+                                             doc.language) or ["x"]))))
+            at = rng.randrange(len(doc.lines))
+            self.edit(doc, (at, 0), (at, 0), block + "\n")
+        elif roll < 0.94:
+            self.client.notify("textDocument/didSave", {"textDocument": {"uri": doc.uri}})
+        else:
+            self.close(doc)
+        await self.pause(rng.uniform(1.0, 6.0))  # between lines: reading, thinking
+
+
+# -- the benchmark -------------------------------------------------------------------------
+def soak_reply(rng: random.Random):
+    from tests.fake_deepseek import Reply
+    words = ["value", "result", "items", "count", "name", "self", "total", "config"]
+
+    def respond(req) -> Reply:
+        prompt = req.body.get("prompt") or ""
+        if rng.random() < 0.1:
+            return Reply(text="")
+        text = "".join(rng.choice(words) + rng.choice([".", "(", ", ", " + ", ")"])
+                       for _ in range(rng.randint(1, 5)))
+        if prompt.endswith("(") and rng.random() < 0.5:
+            text += ")"
+        return Reply(text=text, chunk_chars=6)
+    return respond
+
+
+def slope_per_hour(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope of (simulated seconds, value) in value per simulated hour."""
+    if len(points) < 2:
+        return 0.0
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    if sxx == 0:
+        return 0.0
+    return sum((x - mx) * (y - my) for x, y in points) / sxx * 3600.0
+
+
+async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms: float,
+               seed: int, samples: int, verbose: bool) -> dict:
+    from tests.fake_deepseek import FakeDeepSeek
+    rng = random.Random(seed)
+    fake = FakeDeepSeek(soak_reply(random.Random(seed + 1)),
+                        latency_s=latency_ms / 1000.0).start()
+    wall_s = minutes * 60.0
+    scale = simulated_hours * 3600.0 / wall_s
+    # the debounce is wall-clock: compress it with the typing, as if 250 ms real
+    client = RawLsp({"baseUrl": fake.url, "apiKey": "sk-soak-benchmark-key-0000",
+                     "completion": {"timeoutMs": 4000,
+                                    "debounceMs": max(1, round(250 / scale))}})
+    state = tempfile.mkdtemp(prefix="flashls-soak-")  # never the user's real usage ledger
+    await client.start(env={"XDG_STATE_HOME": state})
+    await client.initialize(WORKSPACES)
+    typist = Typist(client, rng, scale, max_open)
+    upstream_total = 0
+    rows: list[dict] = []
+    started = time.monotonic()
+
+    async def sample() -> None:
+        nonlocal upstream_total
+        stats = (await client.command("flashls.debugStats"))["result"]
+        with fake._lock:  # keep the benchmark's own memory flat (the fake's cache stays)
+            upstream_total += len(fake.requests)
+            fake.requests.clear()
+        elapsed = time.monotonic() - started
+        row = {"wall_s": round(elapsed, 1), "sim_min": round(elapsed * scale / 60.0, 1),
+               "rss_kb": rss_kb(client.pid), "docs": stats["documents"],
+               "cache_entries": stats["cache"]["entries"],
+               "cache_kb": round((stats["cache"]["bytes"] or 0) / 1024),
+               "tasks": stats["tasks"], "jobs": stats["jobs"],
+               "generations": stats["generations"], "connections": fake.open_connections,
+               "sockets": open_sockets(client.pid),
+               "keystrokes": typist.counters.keystrokes, "upstream": upstream_total,
+               "module_caches": stats["moduleCaches"]}
+        rows.append(row)
+        if verbose:
+            print(f"{row['sim_min']:7.1f} {row['wall_s']:7.1f} {row['rss_kb'] / 1024:8.1f} "
+                  f"{row['docs']:5d} {row['cache_entries']:7d} {row['cache_kb']:7d} "
+                  f"{row['tasks']:6d} {row['jobs'] + row['generations']:5d} "
+                  f"{row['connections']:5d} {row['sockets']:5d} {row['keystrokes']:7d} "
+                  f"{row['upstream']:7d}",
+                  flush=True)
+
+    async def sampler() -> None:
+        interval = wall_s / samples
+        while True:
+            await asyncio.sleep(interval)
+            await sample()
+
+    if verbose:
+        print(f"soak: {simulated_hours:g} simulated hour(s) in {minutes:g} min "
+              f"(x{scale:.0f}), up to {max_open} open files, model latency {latency_ms:g} ms")
+        print(f"{'sim min':>7} {'wall s':>7} {'RSS MB':>8} {'docs':>5} {'cache':>7} "
+              f"{'cacheKB':>7} {'tasks':>6} {'busy':>5} {'conns':>5} {'socks':>5} {'keys':>7} "
+              f"{'upstrm':>7}")
+    await sample()
+    sampling = asyncio.create_task(sampler())
+    try:
+        while time.monotonic() - started < wall_s:
+            await typist.step()
+            await client.drain()
+            if client.proc.returncode is not None:
+                raise RuntimeError("the server exited during the soak")
+    finally:
+        sampling.cancel()
+        await asyncio.gather(sampling, return_exceptions=True)
+    for doc in list(typist.open.values()):  # let the last answers arrive, then idle
+        if doc.pending is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(doc.pending), 10)
+            except Exception:
+                pass
+    await asyncio.sleep(1.0)
+    await sample()
+    idle = rows[-1]
+    exit_code = await client.shutdown()
+    fake.stop()
+    shutil.rmtree(state, ignore_errors=True)
+
+    warm = rows[max(1, len(rows) // 4):-1] or rows
+    rss_points = [(r["sim_min"] * 60.0, r["rss_kb"] / 1024.0) for r in warm]
+    slope = slope_per_hour(rss_points)
+    c = typist.counters
+    result = {
+        "minutes": minutes, "simulated_hours": simulated_hours, "scale": round(scale, 1),
+        "keystrokes": c.keystrokes, "requests": c.requests, "cancels": c.cancels,
+        "answered": c.answered, "suggestions": c.suggestions, "accepted": c.accepted,
+        "errors": c.errors, "error_samples": c.error_samples, "opened": c.opened,
+        "closed": c.closed, "upstream": upstream_total,
+        "rss_start_mb": round(rows[0]["rss_kb"] / 1024, 1),
+        "rss_warm_mb": round(warm[0]["rss_kb"] / 1024, 1),
+        "rss_end_mb": round(warm[-1]["rss_kb"] / 1024, 1),
+        "rss_max_mb": round(max(r["rss_kb"] for r in rows) / 1024, 1),
+        "rss_slope_mb_per_sim_hour": round(slope, 2),
+        "max_cache_entries": max(r["cache_entries"] for r in rows),
+        "max_cache_kb": max(r["cache_kb"] for r in rows),
+        "max_module_caches": {k: max(r["module_caches"].get(k, 0) for r in rows)
+                              for k in rows[-1]["module_caches"]},
+        "idle": {"tasks": idle["tasks"], "jobs": idle["jobs"],
+                 "generations": idle["generations"], "connections": idle["connections"],
+                 "sockets": idle["sockets"]},
+        "exit_code": exit_code, "samples": rows,
+    }
+    if verbose:
+        print(f"keystrokes {c.keystrokes}, completion requests {c.requests} "
+              f"(cancelled by the editor {c.cancels}), upstream requests {upstream_total}, "
+              f"suggestions {c.suggestions}, accepted {c.accepted}, errors {c.errors}, "
+              f"files opened {c.opened} / closed {c.closed}")
+        print(f"RSS: start {result['rss_start_mb']} MB, after warm-up "
+              f"{result['rss_warm_mb']} MB, end {result['rss_end_mb']} MB, max "
+              f"{result['rss_max_mb']} MB; slope after warm-up "
+              f"{result['rss_slope_mb_per_sim_hour']:+.2f} MB per simulated hour")
+        print(f"cache: max {result['max_cache_entries']} entries / "
+              f"{result['max_cache_kb']} KB; idle: {result['idle']}; exit code {exit_code}")
+    return result
+
+
+def run(minutes: float = 2.0, *, simulated_hours: float = 1.0, max_open: int = 12,
+        latency_ms: float = 30.0, seed: int = 7, samples: int = 24, quick: bool = False,
+        verbose: bool = False) -> dict:
+    """Run the soak and return its numbers (see the module docstring)."""
+    if quick:
+        minutes, simulated_hours, samples = 10 / 60, 0.1, 6
+    return asyncio.run(_run(minutes, simulated_hours, max_open, latency_ms, seed, samples,
+                            verbose))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=2.0, help="wall-clock minutes")
+    parser.add_argument("--hours", type=float, default=1.0, help="simulated hours of typing")
+    parser.add_argument("--max-open", type=int, default=12, help="files open at once")
+    parser.add_argument("--latency-ms", type=float, default=30.0, help="fake model latency")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--samples", type=int, default=24)
+    parser.add_argument("--quick", action="store_true", help="~10 s smoke run")
+    parser.add_argument("--json", help="also write the numbers to this file")
+    args = parser.parse_args(argv)
+    result = run(args.minutes, simulated_hours=args.hours, max_open=args.max_open,
+                 latency_ms=args.latency_ms, seed=args.seed, samples=args.samples,
+                 quick=args.quick, verbose=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+    return 0 if result["errors"] == 0 and result["exit_code"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    raise SystemExit(main())

@@ -201,3 +201,20 @@ async def test_cancelled_streams_leave_no_unreclaimable_connection():
     finally:
         await model.aclose()
         fake.stop()
+
+
+def test_soak_quick_leaks_nothing():
+    """The soak benchmark in miniature (benchmarks/soak.py --quick): minutes of typing
+    across files end with nothing in flight, no extra task, socket or cache growth past
+    its bounds, and a clean exit. (RSS is reported by the benchmark, not asserted.)"""
+    from benchmarks.soak import run
+
+    result = run(quick=True)
+    assert result["exit_code"] == 0
+    assert result["errors"] == 0, result["error_samples"]
+    assert result["keystrokes"] > 100 and result["upstream"] > 0
+    idle = result["idle"]
+    assert idle["jobs"] == 0 and idle["generations"] == 0
+    assert idle["tasks"] <= 2
+    assert idle["connections"] <= 8 and idle["sockets"] <= 8 + 2  # + asyncio's self-pipe
+    assert result["max_cache_entries"] <= 2048
