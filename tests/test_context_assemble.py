@@ -58,10 +58,14 @@ def test_tiers_content_and_order():
     assert "class OutOfStockError(Exception):" in models
     assert "    def __init__(self, sku: str, wanted: int, available: int):" in models
     assert "super().__init__" not in models
-    assert "def apply_discount(amount: Decimal, discount_pct: float) -> Decimal:" in \
-        by_source[("neighbors", "inventory/pricing.py")]
-    # the whole file fits the window: no outline repeats it
-    assert ctx.window_start_line == 0 and ("outline", "inventory/services.py") not in by_source
+    # symbols the file uses (pricing.round_money, pricing.PriceBook) come first
+    pricing = by_source[("neighbors", "inventory/pricing.py")]
+    assert "def round_money(amount: Decimal) -> Decimal:" in pricing
+    assert "class PriceBook:" in pricing
+    # a definition the window shows whole is not repeated by the outline
+    outline_text = by_source.get(("outline", "inventory/services.py"), "")
+    add_item = "    def add_item(self, order: Order, sku: str, quantity: int) -> None:"
+    assert add_item in ctx.prefix and add_item not in outline_text
     small = assemble_context(pdoc, offset, budget_tokens=700, workspace=workspace("py_inventory"))
     check_invariants(small)
     outline = next(p.text for p in small.parts if p.tier == "outline")
