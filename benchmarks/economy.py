@@ -137,6 +137,9 @@ class Counters:
     latencies: list[float] = field(default_factory=list)
     missed: list = field(default_factory=list)  # pauses without a suggestion: (ms, why)
     timeline: list = field(default_factory=list)  # upstream requests after each keystroke
+    task_starts: list = field(default_factory=list)  # request index at each file's start
+    warm_hit_tokens: int = 0
+    warm_prompt_tokens: int = 0
 
 
 async def replay(variant: str, tasks: list[Task], *, scale: float, seed: int,
@@ -168,16 +171,21 @@ async def replay(variant: str, tasks: list[Task], *, scale: float, seed: int,
     counters = Counters()
     try:
         for task in tasks:
+            counters.task_starts.append(len(fake.completion_requests()))
             await type_task(engine, docs, task, rng, scale, counters)
         await asyncio.sleep(0.2)
     finally:
         await client.aclose()
         fake.stop()
-    for req in fake.completion_requests():
+    firsts = set(counters.task_starts)
+    for index, req in enumerate(fake.completion_requests()):
         counters.requests += 1
         counters.hit_tokens += req.usage.get("prompt_cache_hit_tokens", 0)
         counters.prompt_tokens += req.usage.get("prompt_tokens", 0)
         counters.output_tokens += req.usage.get("completion_tokens", 0)
+        if index not in firsts:  # consecutive requests in one file
+            counters.warm_hit_tokens += req.usage.get("prompt_cache_hit_tokens", 0)
+            counters.warm_prompt_tokens += req.usage.get("prompt_tokens", 0)
     return counters
 
 
@@ -256,6 +264,7 @@ def summarize(c: Counters) -> dict:
         "accepted": c.accepted,
         "pauses_with_suggestion": round(c.pauses_with_suggestion / max(1, c.pauses), 3),
         "cache_hit_ratio": round(c.hit_tokens / max(1, c.prompt_tokens), 3),
+        "cache_hit_ratio_same_file": round(c.warm_hit_tokens / max(1, c.warm_prompt_tokens), 3),
         "cost_per_1000_suggestions_usd": round(cost_usd(c) / max(1, c.shown) * 1000, 5),
     }
 

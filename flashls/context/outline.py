@@ -276,6 +276,9 @@ def outline_order(items: tuple[Item, ...], window: tuple[int, int]) -> Iterator[
             item = items[idx[k]]
             if lo <= item.start and item.end <= hi:
                 continue  # wholly inside the window
+            if item.kind not in CONTAINER_KINDS and item.start <= hi and item.end >= lo:
+                continue  # overlaps the window, which shows (or heads) it already; its
+                #           docstring may be what is being typed (a prefix-cache killer)
             if item.kind == "import" and lo <= item.start <= hi:
                 continue
             yield idx[k]

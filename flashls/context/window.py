@@ -1,7 +1,8 @@
 """Tier 1: the text around the cursor, trimmed by whole lines.
 
 * The prefix gets most of the window budget (`PREFIX_SHARE`), the suffix the rest;
-  whatever one side leaves unused goes to the other.
+  what the suffix leaves unused goes to the prefix, never the other way round (the
+  suffix follows the prompt in FIM, so it is never a prefix-cache hit while typing).
 * The window's first line moves in large, deterministic steps: it is the earliest
   *anchor* whose text up to the cursor fits. Anchors are, per `GRID`-line cell, its
   first line and the first top-level definition starting in it. While the
@@ -27,7 +28,7 @@ from .tokens import estimate_tokens
 
 GRID = 32  # lines per anchor cell
 SUFFIX_GRID = 8
-PREFIX_SHARE = 0.75
+PREFIX_SHARE = 0.85  # the suffix follows the prompt in FIM: it bounds prefix-cache hits
 QUANTUM_DIVISOR = 8  # leftovers handed across sides in steps of budget / 8
 
 
@@ -116,10 +117,9 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     start, prefix_rows, headers = _prefix_start(spec, lines, cursor_line, head, scopes,
                                                 top_level_starts, prefix_budget)
     prefix_text = _join(headers + list(lines[start:cursor_line])) + head
-    if start == 0 and end < n - 1:  # the whole top fits: hand the rest to the suffix
-        spare = budget - _quantize_up(estimate_tokens(prefix_text), quantum)
-        if spare > suffix_budget:
-            end, suffix_used = _suffix_end(lines, cursor_line, tail, spare)
+    # When the whole top fits, the spare is *not* handed to the suffix: text after the
+    # cursor never hits DeepSeek's prefix cache while the user types, so a larger suffix
+    # costs full price on every request; the window reservation gives it to recent code.
     suffix_text = tail + "".join("\n" + line for line in lines[cursor_line + 1:end + 1])
     # redacted as one text: a secret the cursor cuts in two is still recognised
     prefix, suffix = clean_split(prefix_text, suffix_text)
