@@ -197,6 +197,18 @@ def _hint_style(lines: tuple[str, ...]) -> IndentStyle | None:
 
 
 def cursor_context(pdoc: ParsedDocument, offset: int) -> CursorContext:
+    """What surrounds the cursor; memoized per document object, version and offset
+    (the shape decision and the clean-up both ask, for the same request snapshot)."""
+    key = (pdoc.doc.version, len(pdoc.doc.text), offset)
+    memo = pdoc.__dict__.get("_cursor_memo")
+    if memo is not None and memo[0] == key and memo[1] is pdoc.doc.text:
+        return memo[2]
+    ctx = _cursor_context(pdoc, offset)
+    pdoc.__dict__["_cursor_memo"] = (key, pdoc.doc.text, ctx)
+    return ctx
+
+
+def _cursor_context(pdoc: ParsedDocument, offset: int) -> CursorContext:
     doc = pdoc.doc
     text = doc.text
     offset = max(0, min(offset, len(text)))

@@ -70,6 +70,8 @@ class ParsedDocument:
         """A frozen copy for work that outlives the next keystroke (post-processing)."""
         doc = self.doc
         copy = Document(doc.uri, doc.text, doc.language_id, doc.version, doc.encoding)
+        # the line index and bytes are never mutated in place, only replaced: share them
+        copy._starts, copy._bytes = doc._starts, doc._bytes
         if self.syntax is None:
             return ParsedDocument(copy, None)
         tree = self.tree()
