@@ -172,6 +172,10 @@ class EngineStats:
     errors: int = 0
     cache_hit_tokens: int = 0
     prompt_tokens: int = 0
+    # time spent in the pipeline itself for the last request (snapshot, context and
+    # prompt before the model; clean-up and caching after it), for the benchmarks
+    last_prepare_ms: float = 0.0
+    last_finish_ms: float = 0.0
 
 
 class CompletionEngine:
@@ -356,8 +360,10 @@ class CompletionEngine:
             settings.completion.debounce_ms)
         if delay_ms > 0:
             await asyncio.sleep(delay_ms / 1000.0)
+        prepare_started = time.perf_counter()
         snapshot = pdoc.snapshot()
         ctx, shape, request = self._build(snapshot, offset, settings)
+        self.stats.last_prepare_ms = (time.perf_counter() - prepare_started) * 1000
         gen = _Generation(uri, before, after, waiters=1)
         gen.task = asyncio.ensure_future(self._produce(
             gen, request, settings, snapshot, offset, shape, key, invoked))
@@ -416,6 +422,7 @@ class CompletionEngine:
             result = await self._generate(gen, request, settings)
         finally:
             self._unregister(gen)
+        finish_started = time.perf_counter()
         if invoked:
             cleaned_all = self.variants([result.text], snapshot, offset, shape)
         else:
@@ -432,6 +439,7 @@ class CompletionEngine:
             self.events.suggestion_shown(suggestion)
             suggestions.append(suggestion)
         self.stats.shown += bool(suggestions)
+        self.stats.last_finish_ms = (time.perf_counter() - finish_started) * 1000
         return suggestions
 
     def _unregister(self, gen: _Generation) -> None:
