@@ -18,7 +18,7 @@ QUERY_DIR = Path(__file__).parent / "queries"
 
 @dataclass(frozen=True)
 class LanguageSpec:
-    name: str  # our name, also the queries/ folder
+    name: str  # our name, also the queries/ folder unless `queries` names another
     module: str  # the grammar wheel's module
     function: str = "language"  # its entry point
     language_ids: tuple[str, ...] = ()  # LSP languageId values
@@ -48,7 +48,7 @@ class LanguageSpec:
         return Parser(self.grammar)
 
     def query_source(self, kind: str) -> str | None:
-        path = QUERY_DIR / self.name / f"{kind}.scm"
+        path = QUERY_DIR / (self.extra.get("queries") or self.name) / f"{kind}.scm"
         return path.read_text(encoding="utf-8") if path.exists() else None
 
 
@@ -75,6 +75,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  resolver="js"),
     LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx",
                  language_ids=("typescriptreact",), extensions=(".tsx",),
+                 extra={"queries": "typescript"},  # TSX's grammar extends TypeScript's
                  quotes=('"', "'", "`"),
                  top_level_stops=("function ", "class ", "export ", "import ", "interface "),
                  resolver="js"),
