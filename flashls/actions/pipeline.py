@@ -125,6 +125,23 @@ class ActionRunner:
         gate.record_success()
         return result
 
+    async def _attempt(self, job: ActionJob, request: ChatRequest,
+                       attempts: list[Attempt]) -> ModelResult | None:
+        """One model call of an action: its result, or None (recorded in `attempts`)
+        when a retryable upstream error says to try the next model; anything final
+        raises ActionFailed with the summary of every attempt so far."""
+        try:
+            return await self._call(request)
+        except ActionFailed as err:
+            raise ActionFailed(self._summary(job, attempts, redact(str(err))),
+                               tuple(attempts), told=True) from None
+        except ModelError as err:
+            attempts.append(Attempt(request.model, False, redact(str(err))))
+            if not err.retryable:
+                raise ActionFailed(self._summary(job, attempts), tuple(attempts),
+                                   told=True) from err
+            return None
+
     async def rewrite(self, job: ActionJob, on_attempt: OnAttempt | None = None
                       ) -> RewriteOutcome:
         settings = self.settings()
@@ -141,16 +158,8 @@ class ActionRunner:
                                   temperature=temperature)
             if on_attempt:
                 on_attempt(index, model)
-            try:
-                result = await self._call(request)
-            except ActionFailed as err:
-                raise ActionFailed(self._summary(job, attempts, redact(str(err))),
-                                   tuple(attempts), told=True) from None
-            except ModelError as err:
-                attempts.append(Attempt(model, False, redact(str(err))))
-                if not err.retryable:
-                    raise ActionFailed(self._summary(job, attempts), tuple(attempts),
-                                       told=True) from err
+            result = await self._attempt(job, request, attempts)
+            if result is None:
                 continue
             reason, replacement, checked = self._judge(result, sel, job, spec)
             self.events.request_finished(KIND, result, None, "rejected" if reason else "edit")
@@ -201,16 +210,8 @@ class ActionRunner:
                 on_attempt(index, model)
             request = ChatRequest(model=model, messages=messages,
                                   max_tokens=settings.actions.max_tokens, temperature=0.2)
-            try:
-                result = await self._call(request)
-            except ActionFailed as err:
-                raise ActionFailed(self._summary(job, attempts, redact(str(err))),
-                                   tuple(attempts), told=True) from None
-            except ModelError as err:
-                attempts.append(Attempt(model, False, redact(str(err))))
-                if not err.retryable:
-                    raise ActionFailed(self._summary(job, attempts), tuple(attempts),
-                                       told=True) from err
+            result = await self._attempt(job, request, attempts)
+            if result is None:
                 continue
             markdown = extract_markdown(result.text)
             self.events.request_finished(KIND, result, None,
