@@ -19,7 +19,7 @@ import pathspec
 from ..context.document import PositionError
 from ..context.syntax import ParsedDocument
 from ..context.tokens import estimate_tokens
-from ..context.workspace import Workspace, compile_globs
+from ..context.workspace import Workspace, WorkspaceBoundary, compile_globs
 from ..settings import Settings
 from .comment import comment_prefix, to_comment
 from .intents import EXPLAIN, INTENTS, Intent, instruction_for
@@ -75,26 +75,19 @@ class ActionService:
     def __init__(self, runner: ActionRunner, *, documents: Mapping[str, ParsedDocument],
                  settings: Callable[[], Settings], path_of: Callable[[str], str],
                  unsynced: Callable[[str], bool] = lambda uri: False,
-                 roots: Callable[[], Sequence[Path]] = lambda: ()):
+                 roots: Callable[[], Sequence[Path]] = lambda: (),
+                 boundary: WorkspaceBoundary | None = None):
         self.runner = runner
         self.documents = documents
         self.settings = settings
         self.path_of = path_of
         self.unsynced = unsynced
         self.roots = roots
-        self._workspace: tuple[tuple, Workspace | None] = ((), None)
+        self.boundary = boundary or WorkspaceBoundary(roots, lambda: settings().exclude)
 
     def workspace(self) -> Workspace | None:
-        """The workspace boundary for imported files' signatures (cached per settings)."""
-        key = (tuple(str(r) for r in self.roots()), tuple(self.settings().exclude))
-        if self._workspace[0] != key:
-            try:
-                made = Workspace(key[0], key[1]) if key[0] else None
-            except ValueError as err:
-                log.info("no workspace context for actions: %s", err)
-                made = None
-            self._workspace = (key, made)
-        return self._workspace[1]
+        """The workspace boundary for imported files' signatures."""
+        return self.boundary.get()
 
     # -- listing ----------------------------------------------------------------------
     def excluded(self, uri: str) -> bool:

@@ -8,7 +8,7 @@ from typing import Callable, Mapping, Sequence
 from ..context.assemble import AssembledContext, assemble_context, render_breakdown
 from ..context.recent import RecentEdits
 from ..context.syntax import ParsedDocument
-from ..context.workspace import Workspace
+from ..context.workspace import Workspace, WorkspaceBoundary
 from ..model.types import CompletionModel
 from ..settings import Settings
 from .multiline import decide_shape
@@ -26,18 +26,10 @@ class WorkspaceContext:
         self.documents = documents
         self.roots = roots
         self.recent = RecentEdits()
-        self._workspace: Workspace | None = None
-        self._workspace_key: tuple | None = None
+        self.boundary = WorkspaceBoundary(roots, lambda: settings().exclude)
 
     def workspace(self) -> Workspace | None:
-        roots = tuple(str(r) for r in self.roots())
-        if not roots:
-            return None
-        key = (roots, tuple(self.settings().exclude))
-        if key != self._workspace_key:
-            self._workspace = Workspace(roots, key[1])
-            self._workspace_key = key
-        return self._workspace
+        return self.boundary.get()
 
     def __call__(self, pdoc: ParsedDocument, offset: int, budget_tokens: int) -> AssembledContext:
         return assemble_context(pdoc, offset, budget_tokens=budget_tokens,

@@ -11,11 +11,12 @@ through `Workspace.allowed` / `Workspace.read`. The rules, all enforced here:
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 from urllib.parse import unquote, urlparse
 
 import pathspec
@@ -58,6 +59,9 @@ def path_from_uri(uri: str) -> str:
 class _Stamp:
     mtime_ns: int
     size: int
+
+
+log = logging.getLogger(__name__)
 
 
 class Workspace:
@@ -255,3 +259,25 @@ class Workspace:
         with self._lock:
             self._ignores[directory] = (key, spec)
         return spec
+
+
+class WorkspaceBoundary:
+    """The Workspace for the current folders and exclude globs, rebuilt only when either
+    changes; one instance serves completions and code actions (one set of file caches)."""
+
+    def __init__(self, roots: Callable[[], Sequence], exclude: Callable[[], Sequence[str]]):
+        self.roots = roots
+        self.exclude = exclude
+        self._key: tuple | None = None
+        self._workspace: Workspace | None = None
+
+    def get(self) -> "Workspace | None":
+        key = (tuple(str(r) for r in self.roots()), tuple(self.exclude()))
+        if key != self._key:
+            try:
+                self._workspace = Workspace(key[0], key[1]) if key[0] else None
+            except ValueError as err:  # an unusable folder: no cross-file context
+                log.info("no workspace boundary: %s", err)
+                self._workspace = None
+            self._key = key
+        return self._workspace

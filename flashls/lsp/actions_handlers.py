@@ -205,7 +205,8 @@ def register_actions(server: FlashServer) -> None:
     service = ActionService(runner, documents=session.documents,
                             settings=lambda: session.settings, path_of=session.relative_path,
                             unsynced=lambda uri: uri in session.unsynced,
-                            roots=lambda: session.roots)
+                            roots=lambda: session.roots,
+                            boundary=getattr(session.engine.context, "boundary", None))
     server.flashls_actions = service  # for in-process tests
 
     def show(message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
