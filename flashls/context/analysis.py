@@ -17,7 +17,7 @@ import bisect
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Hashable, NamedTuple, Sequence
+from typing import Any, Hashable, NamedTuple, Sequence
 
 from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
@@ -111,6 +111,25 @@ _CURRENT: LRUCache = LRUCache(maxsize=8)  # recent versions of documents being e
 _CHUNKS: dict = {}
 _PLACED: dict = {}
 MEMO_LIMIT = 50_000
+# ...and in (estimated) bytes: typing inside a big class re-extracts the whole class per
+# keystroke, ~12x its source each time; entry counts alone let that grow to gigabytes
+MEMO_BYTES = 8 << 20
+_memo_used = {"chunks": 0, "placed": 0}
+
+
+def _memo_cost(node_key: tuple) -> int:
+    return 12 * len(node_key[4]) + 512
+
+
+def _memo_put(memo: dict, name: str, key: tuple, value: Any, node_key: tuple) -> None:
+    """Insert; evict the oldest entries past MEMO_LIMIT entries or MEMO_BYTES."""
+    if key not in memo:
+        _memo_used[name] += _memo_cost(node_key)
+    memo[key] = value
+    while memo and (len(memo) > MEMO_LIMIT or _memo_used[name] > MEMO_BYTES):
+        old = next(iter(memo))
+        del memo[old]
+        _memo_used[name] -= _memo_cost(old if name == "chunks" else old[0])
 _PARSERS: dict[str, Parser] = {}
 stats = {"chunks_extracted": 0, "chunks_reused": 0}
 
@@ -207,9 +226,7 @@ def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[st
         chunk = _extract_chunk(spec, tree, source, lines, node, first)
         stats["chunks_extracted"] += 1
         with _LOCK:
-            if len(_CHUNKS) >= MEMO_LIMIT:
-                _CHUNKS.clear()
-            _CHUNKS[key] = chunk
+            _memo_put(_CHUNKS, "chunks", key, chunk, key)
     else:
         stats["chunks_reused"] += 1
     return _NodeRec(key, first, last, start, end, chunk)
@@ -237,9 +254,7 @@ def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec]) -> Ana
             if placed is None:
                 placed = _place(chunk, rec.first, base)
                 with _LOCK:
-                    if len(_PLACED) >= MEMO_LIMIT:
-                        _PLACED.clear()
-                    _PLACED[place_key] = placed
+                    _memo_put(_PLACED, "placed", place_key, placed, rec.key)
             recs[index] = _NodeRec(rec.key, rec.first, rec.last, rec.start, rec.end, chunk,
                                    placed, base)
         items.extend(placed.items)
@@ -392,3 +407,4 @@ def clear() -> None:
     with _LOCK:
         for cache in (_FILES, _CURRENT, _CHUNKS, _PLACED, _STATES):
             cache.clear()
+        _memo_used.update(chunks=0, placed=0)
