@@ -25,6 +25,7 @@ import {
   toggleTarget,
   validateInstruction,
 } from './commands';
+import { codeActionMiddleware } from './codeActions';
 import { discoverServer, Discovery, INSTALL_HINT } from './discovery';
 import { escapeHtml, markdownPage } from './html';
 import { nodeProbe } from './probe';
@@ -111,6 +112,8 @@ async function startClient(): Promise<void> {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
     outputChannel: output,
     middleware: {
+      // The code actions' own commands: "Rewrite…" needs an instruction, "Explain" a view.
+      executeCommand: codeActionCommand,
       workspace: {
         // The server sees only its own settings, never client-only ones like serverPath.
         configuration: async (params, token, next) => {
@@ -255,24 +258,42 @@ function activeEditor(): vscode.TextEditor | undefined {
   return editor;
 }
 
-async function rewriteSelection(): Promise<void> {
-  const editor = activeEditor();
-  const c = editor && runningClient();
-  if (!editor || !c) return;
-  const range = selectionRange(editor);
-  const instruction = normalizeInstruction(await vscode.window.showInputBox({
+/** The rewrite instruction from an input box; undefined when cancelled or empty. */
+async function askInstruction(): Promise<string | undefined> {
+  return normalizeInstruction(await vscode.window.showInputBox({
     title: 'flashls: Rewrite Selection',
     prompt: 'How should the selected code change?',
     placeHolder: 'e.g. use a dataclass; add type hints; handle the empty list',
     validateInput: validateInstruction,
   }));
-  if (!instruction) return;
-  const conv = c.code2ProtocolConverter;
-  const result = await execute(
-    c, rewriteParams(conv.asUri(editor.document.uri), conv.asRange(range), instruction), 'rewriting selection');
+}
+
+function reportRewrite(result: unknown): void {
   const outcome = rewriteOutcome(result);
   if (outcome) vscode.window.setStatusBarMessage(`flashls: ${outcome}`, 4000);
 }
+
+async function rewriteSelection(): Promise<void> {
+  const editor = activeEditor();
+  const c = editor && runningClient();
+  if (!editor || !c) return;
+  const range = selectionRange(editor);
+  const instruction = await askInstruction();
+  if (!instruction) return;
+  const conv = c.code2ProtocolConverter;
+  reportRewrite(await execute(
+    c, rewriteParams(conv.asUri(editor.document.uri), conv.asRange(range), instruction), 'rewriting selection'));
+}
+
+/** `middleware.executeCommand`: "Rewrite…" asks for its instruction, "Explain" shows its answer. */
+const codeActionCommand = codeActionMiddleware({
+  askInstruction,
+  progress: (title, work) => Promise.resolve(vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `flashls: ${title}` }, work)),
+  showExplanation: (markdown) => showMarkdown('flashls: Explain', markdown),
+  rewritten: reportRewrite,
+  failed: (command, error) => output.warn(`${command}: ${errorText(error)}`),
+});
 
 async function explainSelection(): Promise<void> {
   const editor = activeEditor();
