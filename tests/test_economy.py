@@ -195,3 +195,20 @@ async def test_invoked_with_identical_samples_returns_one(engine, fake):
     ed = Editor(engine, engine.docs, "result = █\n")
     out = await ed.ask(invoked=True)
     assert [s.text for s in out.suggestions] == ["total_price(items)"]
+
+
+async def test_an_edit_during_the_wait_cancels_the_request(engine, fake):
+    """The request is built near the end of the debounce wait; an edit that arrives
+    after that (with no new request) makes it stale: nothing is sent."""
+    settings = engine.settings()
+    slow = dataclasses.replace(settings, completion=dataclasses.replace(
+        settings.completion, debounce_ms=300))
+    engine.settings = lambda: slow
+    engine._prepare_ema_ms = 250.0  # build early in the wait
+    ed = Editor(engine, engine.docs, "note = 1\nresult = █\n")
+    pending = asyncio.ensure_future(ed.ask())
+    await asyncio.sleep(0.15)  # the request is already built by now
+    ed.pdoc.apply_change((0, 0), (0, 0), "# edited\n")  # no new request for it
+    outcome = await pending
+    assert outcome.suggestions == [] and "changed" in outcome.reason
+    assert fake.completion_requests() == []

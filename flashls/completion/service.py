@@ -202,6 +202,7 @@ class CompletionEngine:
         self.cache = cache or SuggestionCache()
         self.stats = EngineStats()
         self.reuse_inflight = reuse_inflight
+        self._prepare_ema_ms = 5.0  # how long building a request takes here, learned
         self.context_epoch = 0  # bumped when anything outside the edited file changes
         self._jobs: dict[str, _Job] = {}
         self._generations: dict[str, list[_Generation]] = {}
@@ -358,12 +359,20 @@ class CompletionEngine:
         delay_ms = 0.0 if invoked or immediate else self.debouncer.delay_ms(
             before[line_start:], after[: line_end if line_end >= 0 else len(after)],
             settings.completion.debounce_ms)
-        if delay_ms > 0:
-            await asyncio.sleep(delay_ms / 1000.0)
-        prepare_started = time.perf_counter()
-        snapshot = pdoc.snapshot()
-        ctx, shape, request = self._build(snapshot, offset, settings)
-        self.stats.last_prepare_ms = (time.perf_counter() - prepare_started) * 1000
+        # Build the context inside the end of the debounce wait, not after it: the
+        # request then leaves when the wait ends. If the text changed meanwhile (an
+        # edit that brought no new request) the cursor offset is stale: give up, the
+        # editor asks again where it wants a suggestion.
+        early_ms = min(delay_ms, self._prepare_ema_ms * 1.5)
+        if delay_ms - early_ms > 0:
+            await asyncio.sleep((delay_ms - early_ms) / 1000.0)
+        prepared_at = time.perf_counter()
+        snapshot, (ctx, shape, request) = self._prepare(pdoc, offset, settings)
+        remaining_ms = early_ms - (time.perf_counter() - prepared_at) * 1000
+        if remaining_ms > 0:
+            await asyncio.sleep(remaining_ms / 1000.0)
+        if pdoc.doc.text is not snapshot.doc.text:
+            return Outcome([], "none", "the document changed while waiting")
         gen = _Generation(uri, before, after, waiters=1)
         gen.task = asyncio.ensure_future(self._produce(
             gen, request, settings, snapshot, offset, shape, key, invoked))
@@ -377,6 +386,16 @@ class CompletionEngine:
         if not suggestions:
             return Outcome([], "none", "the model's answer was empty after cleaning")
         return Outcome(suggestions, "model")
+
+    def _prepare(self, pdoc: ParsedDocument, offset: int, settings: Settings):
+        """Snapshot the document and build the request, timing it."""
+        started = time.perf_counter()
+        snapshot = pdoc.snapshot()
+        built = self._build(snapshot, offset, settings)
+        elapsed = (time.perf_counter() - started) * 1000
+        self.stats.last_prepare_ms = elapsed
+        self._prepare_ema_ms += 0.2 * (elapsed - self._prepare_ema_ms)
+        return snapshot, built
 
     def _build(self, snapshot: ParsedDocument, offset: int, settings: Settings):
         shape = self.shaper(snapshot, offset, settings.completion.multiline,
