@@ -70,6 +70,7 @@ def load_{i}(path: str) -> list[Record{i}]:
 async def measure_flashls(fake: FakeDeepSeek, text: str, cursor_line: int, rounds: int,
                           workdir: Path) -> dict:
     client = LanguageClient("bench", "1")
+    client.feature("flashls/status")(lambda params: None)  # shown by editors; not here
     await client.start_io(sys.executable, "-m", "flashls")
     settings = {"baseUrl": fake.url, "apiKey": "sk-bench", "logLevel": "error",
                 "completion": {"debounceMs": 0, "timeoutMs": 10000}}
@@ -120,7 +121,7 @@ async def measure_flashls(fake: FakeDeepSeek, text: str, cursor_line: int, round
         finish.append(debug["engine"]["last_finish_ms"])
     await client.shutdown_async(None)
     client.exit(None)
-    await asyncio.sleep(0.1)
+    await asyncio.wait_for(client.stop(), 10)
     return {"before_ms": before, "after_ms": after, "total_ms": total,
             "prepare_ms": prepare, "finish_ms": finish}
 
