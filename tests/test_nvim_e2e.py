@@ -443,3 +443,104 @@ def test_dismissing_drops_the_suggestion_and_tab_falls_back(editor_factory, work
     ed.wait(lambda: ed.lines()[1].endswith("x"), "the typed x")
     assert ed.lines()[1].startswith("    return ") and "a + b" not in ed.lines()[1]
     assert len(ed.lines()[1]) > len("    return x")  # <Tab> indented instead of accepting
+
+
+# -- code actions: the client answers "Rewrite…" and "Explain" itself -------------------
+
+def _record_execute_commands(ed: Editor, instruction: str | None) -> None:
+    """Stub vim.ui.input (answering `instruction`; None = cancel) and record every
+    workspace/executeCommand the flashls client sends."""
+    ed.lua("""
+        local answer = ...
+        _G.flashls_test.prompts, _G.flashls_test.executed = {}, {}
+        vim.ui.input = function(opts, on_confirm)
+          table.insert(_G.flashls_test.prompts, opts.prompt)
+          on_confirm(answer ~= vim.NIL and answer or nil)
+        end
+        local client = _G.flashls_test.client()
+        if not _G.flashls_test.wrapped then  -- wrap once
+          _G.flashls_test.wrapped = true
+          local request = client.request
+          client.request = function(self, method, params, ...)
+            if method == 'workspace/executeCommand' then
+              table.insert(_G.flashls_test.executed, params)
+            end
+            return request(self, method, params, ...)
+          end
+        end
+    """, instruction)
+
+
+def _apply_code_action(ed: Editor, title: str, first: int, last: int) -> None:
+    """Select lines first..last linewise, then apply the code action titled `title`."""
+    ed.nvim.command(f"call cursor({first}, 1)")
+    ed.type(f"V{last - first}j" if last > first else "V")
+    ed.wait(lambda: ed.nvim.api.get_mode()["mode"] == "V", "linewise visual mode")
+    ed.lua("""
+        local title = ...
+        vim.lsp.buf.code_action({ apply = true, filter = function(action)
+          return action.title == title end })
+    """, title)
+    ed.type("<Esc>")
+
+
+def _executed(ed: Editor) -> list[dict]:
+    return ed.lua("return _G.flashls_test.executed")
+
+
+def _prompts(ed: Editor) -> list[str]:
+    return ed.lua("return _G.flashls_test.prompts")
+
+
+@pytest.mark.timeout(60)
+def test_rewrite_code_action_asks_for_the_instruction(editor_factory, workspace, fake):
+    ed = editor_factory()
+    path = workspace / "loop.py"
+    original = ["def total(xs):", "    return sum(xs)"]
+    path.write_text("\n".join(original) + "\n", encoding="utf-8")
+    ed.open(path)
+    rewritten = "def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result"
+    fake.responder = lambda req: Reply(text=f"```python\n{rewritten}\n```")
+
+    # Cancelling the prompt sends nothing.
+    _record_execute_commands(ed, None)
+    _apply_code_action(ed, "flashls: Rewrite…", 1, 2)
+    ed.wait(lambda: _prompts(ed), "the instruction prompt")
+    assert _prompts(ed) == ["flashls rewrite: "]
+    assert _executed(ed) == []
+    assert ed.lines() == original
+
+    _record_execute_commands(ed, "use an explicit loop")
+    _apply_code_action(ed, "flashls: Rewrite…", 1, 2)
+    ed.wait(lambda: ed.lines() == rewritten.split("\n"), "the rewritten function")
+    sent = _executed(ed)
+    assert len(sent) == 1 and sent[0]["command"] == "flashls.rewrite"
+    argument = sent[0]["arguments"][0]
+    assert argument["instruction"] == "use an explicit loop"
+    assert argument["uri"].endswith("/loop.py")
+    assert argument["range"] == {"start": {"line": 0, "character": 0},
+                                 "end": {"line": 1, "character": len(original[1])}}
+    chat = [r for r in fake.completion_requests() if r.path.endswith("/chat/completions")]
+    assert len(chat) == 1 and "use an explicit loop" in json.dumps(chat[0].body)
+
+
+@pytest.mark.timeout(60)
+def test_explain_code_action_shows_the_markdown_in_a_float(editor_factory, workspace, fake):
+    ed = editor_factory()
+    path = _sample(workspace)
+    ed.open(path)
+    fake.responder = lambda req: Reply(text="Adds **a** and b, `quickly`.")
+    _record_execute_commands(ed, "never asked")
+    _apply_code_action(ed, "flashls: Explain", 1, 2)
+    text = ed.wait(lambda: ed.lua("""
+        local float = require('flashls').last_float
+        return float ~= nil and vim.api.nvim_buf_is_valid(float[1]) and
+          table.concat(vim.api.nvim_buf_get_lines(float[1], 0, -1, false), '\\n')"""),
+        "the explanation float")
+    assert "Adds **a** and b" in text
+    assert ed.lua("return vim.api.nvim_win_get_config(require('flashls').last_float[2]).relative") != ""
+    assert ed.lines() == ["def add(a, b):", "    "]
+    assert _prompts(ed) == []
+    sent = _executed(ed)
+    assert [s["command"] for s in sent] == ["flashls.explain"]
+    assert "instruction" not in sent[0]["arguments"][0]

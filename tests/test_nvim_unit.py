@@ -175,6 +175,59 @@ test('ghost: the rest of a suggestion follows the typed text', function()
   ghost.state[buf] = nil
 end)
 
+test('actions: only an instruction-less, intent-less rewrite asks', function()
+  local actions = require('flashls.actions')
+  local r = { start = { line = 0, character = 0 }, ['end'] = { line = 1, character = 4 } }
+  eq(actions.needs_instruction({ { uri = 'file:///a.py', range = r } }), true)
+  eq(actions.needs_instruction({ { uri = 'file:///a.py', range = r, instruction = '' } }), true)
+  eq(actions.needs_instruction({ { uri = 'file:///a.py', range = r, instruction = vim.NIL } }), true)
+  eq(actions.needs_instruction({ { uri = 'file:///a.py', range = r, instruction = 'add types' } }), false)
+  eq(actions.needs_instruction({ { uri = 'file:///a.py', range = r, intent = 'simplify', version = 2 } }), false)
+  for _, bad in ipairs({ {}, { 'x' }, { { 'x' } }, 'nope', vim.NIL }) do
+    eq(actions.needs_instruction(bad), false)
+  end
+  eq(actions.needs_instruction(nil), false)
+  local args = { { uri = 'u', range = r }, 'extra' }
+  eq(actions.with_instruction(args, 'use a loop'), { { uri = 'u', range = r, instruction = 'use a loop' }, 'extra' })
+  eq(args[1].instruction, nil)
+end)
+
+test('actions: setup registers the command handlers and keeps a user\'s own', function()
+  local actions = require('flashls.actions')
+  vim.lsp.commands['flashls.rewrite'], vim.lsp.commands['flashls.explain'] = nil, nil
+  flashls.setup({ engine = false })
+  eq(vim.lsp.commands['flashls.rewrite'], actions.rewrite)
+  eq(vim.lsp.commands['flashls.explain'], actions.explain)
+  local mine = function() end
+  vim.lsp.commands['flashls.explain'] = mine
+  flashls.setup({ engine = false })
+  eq(vim.lsp.commands['flashls.explain'], mine)
+  eq(vim.lsp.commands['flashls.rewrite'], actions.rewrite)
+  vim.lsp.commands['flashls.explain'] = nil
+end)
+
+test('actions: a cancelled prompt sends nothing', function()
+  local actions = require('flashls.actions')
+  local sent, asked = {}, 0
+  local fake = { id = 4242, request = function(self, method, params) table.insert(sent, params) end }
+  local get = vim.lsp.get_client_by_id
+  local input = vim.ui.input
+  vim.lsp.get_client_by_id = function(id) return id == 4242 and fake or nil end
+  vim.ui.input = function(_, on_confirm) asked = asked + 1; on_confirm(nil) end
+  local ok, err = pcall(function()
+    local r = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 1 } }
+    actions.rewrite({ command = 'flashls.rewrite', arguments = { { uri = 'u', range = r } } }, { client_id = 4242, bufnr = 0 })
+    eq(asked, 1)
+    eq(sent, {})
+    actions.rewrite({ command = 'flashls.rewrite', arguments = { { uri = 'u', range = r, intent = 'simplify' } } },
+      { client_id = 4242, bufnr = 0 })
+    eq(asked, 1)
+    eq(sent, { { command = 'flashls.rewrite', arguments = { { uri = 'u', range = r, intent = 'simplify' } } } })
+  end)
+  vim.lsp.get_client_by_id, vim.ui.input = get, input
+  assert(ok, err)
+end)
+
 io.write(('%d passed, %d failed\n'):format(count - #failures, #failures))
 for _, failure in ipairs(failures) do
   io.write('FAIL ' .. failure .. '\n')

@@ -195,6 +195,8 @@ function M.setup(opts)
   end
   M.config = config
   status.set({ state = 'starting' })
+  -- Code actions' commands: "Rewrite…" asks for its instruction, "Explain" shows a float.
+  require('flashls.actions').register()
   if M.engine() == 'native' then
     vim.lsp.inline_completion.enable(true)
   end
@@ -333,15 +335,18 @@ function M.float(lines, title)
   return buf, win
 end
 
+--- The result of `flashls.explain` ({markdown, model, ...}) in a float.
+function M.show_explanation(result)
+  M.last_float = { M.float(format.markdown(result, 'explanation'), ' flashls: explain ') }
+end
+
 --- :FlashlsExplain: explanation of the selection (or line) in a float.
 function M.explain(opts)
   local args, bufnr = range_args(opts)
   if not args then
     return
   end
-  M.execute('flashls.explain', args, function(result)
-    M.last_float = { M.float(format.markdown(result, 'explanation'), ' flashls: explain ') }
-  end, bufnr)
+  M.execute('flashls.explain', args, M.show_explanation, bufnr)
 end
 
 --- :FlashlsContext: the exact prompt a completion at the cursor would send.
