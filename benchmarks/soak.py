@@ -468,7 +468,7 @@ def slope_per_hour(points: list[tuple[float, float]]) -> float:
 
 
 async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms: float,
-               seed: int, samples: int, verbose: bool) -> dict:
+               seed: int, samples: int, verbose: bool, trace: bool = False) -> dict:
     from tests.fake_deepseek import FakeDeepSeek
     rng = random.Random(seed)
     fake = FakeDeepSeek(soak_reply(random.Random(seed + 1)),
@@ -480,7 +480,8 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
                      "completion": {"timeoutMs": 4000,
                                     "debounceMs": max(1, round(250 / scale))}})
     state = tempfile.mkdtemp(prefix="flashls-soak-")  # never the user's real usage ledger
-    await client.start(env={"XDG_STATE_HOME": state})
+    await client.start(env={"XDG_STATE_HOME": state,
+                            **({"PYTHONTRACEMALLOC": "1"} if trace else {})})
     await client.initialize(WORKSPACES)
     typist = Typist(client, rng, scale, max_open)
     upstream_total = 0
@@ -502,7 +503,8 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
                "generations": stats["generations"], "connections": fake.open_connections,
                "sockets": open_sockets(client.pid),
                "keystrokes": typist.counters.keystrokes, "upstream": upstream_total,
-               "module_caches": stats["moduleCaches"]}
+               "module_caches": stats["moduleCaches"],
+               "tracemalloc": stats.get("tracemalloc", [])}
         rows.append(row)
         if verbose:
             print(f"{row['sim_min']:7.1f} {row['wall_s']:7.1f} {row['rss_kb'] / 1024:8.1f} "
@@ -572,6 +574,11 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
                  "sockets": idle["sockets"]},
         "exit_code": exit_code, "samples": rows,
     }
+    if verbose and trace and warm[0]["tracemalloc"]:
+        first = {t["where"]: t["kb"] for t in warm[0]["tracemalloc"]}
+        print("largest allocation sites now (KB, growth since warm-up):")
+        for t in rows[-1]["tracemalloc"][:15]:
+            print(f"  {t['kb']:8d} {t['kb'] - first.get(t['where'], 0):+8d}  {t['where']}")
     if verbose:
         print(f"keystrokes {c.keystrokes}, completion requests {c.requests} "
               f"(cancelled by the editor {c.cancels}), upstream requests {upstream_total}, "
@@ -588,12 +595,12 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
 
 def run(minutes: float = 2.0, *, simulated_hours: float = 1.0, max_open: int = 12,
         latency_ms: float = 30.0, seed: int = 7, samples: int = 24, quick: bool = False,
-        verbose: bool = False) -> dict:
+        verbose: bool = False, trace: bool = False) -> dict:
     """Run the soak and return its numbers (see the module docstring)."""
     if quick:
         minutes, simulated_hours, samples = 10 / 60, 0.1, 6
     return asyncio.run(_run(minutes, simulated_hours, max_open, latency_ms, seed, samples,
-                            verbose))
+                            verbose, trace))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -606,10 +613,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=24)
     parser.add_argument("--quick", action="store_true", help="~10 s smoke run")
     parser.add_argument("--json", help="also write the numbers to this file")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="trace the server's allocations and print where memory grew")
     args = parser.parse_args(argv)
     result = run(args.minutes, simulated_hours=args.hours, max_open=args.max_open,
                  latency_ms=args.latency_ms, seed=args.seed, samples=args.samples,
-                 quick=args.quick, verbose=True)
+                 quick=args.quick, verbose=True, trace=args.tracemalloc)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
     return 0 if result["errors"] == 0 and result["exit_code"] == 0 else 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import importlib
+import tracemalloc
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -80,6 +81,10 @@ def debug_stats(server: "FlashServer") -> dict:
         out["workspaceCaches"] = {name: _size(getattr(workspace, name))
                                   for name in ("_texts", "_ignores", "_verdicts", "_reals",
                                                "cache") if hasattr(workspace, name)}
+    if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: where the memory is, by line
+        stats = tracemalloc.take_snapshot().statistics("lineno")[:25]
+        out["tracemalloc"] = [{"where": f"{s.traceback[0].filename}:{s.traceback[0].lineno}",
+                               "kb": s.size // 1024, "count": s.count} for s in stats]
     return out
 
 
