@@ -14,8 +14,9 @@ from flashls.context.assemble import assemble_context
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
 
-KEYSTROKES = 250
-BOUND_MB = 28  # bounded memos keep ~16 MB; unbounded, 250 keystrokes keep ~44 MB
+KEYSTROKES = 150
+MEMO_MB = 2  # the test shrinks the memo budget (8 MB in production) to stay fast
+BOUND_MB = 10  # bounded: ~2 x MEMO_MB plus noise; unbounded, 150 keystrokes keep ~20 MB
 
 
 def big_class(methods: int = 150) -> str:
@@ -25,8 +26,12 @@ def big_class(methods: int = 150) -> str:
     return "import os\n\nclass Big:\n    base = 1\n\n" + body + "\ndef tail():\n    return 1\n"
 
 
-def test_typing_inside_a_large_class_keeps_memory_bounded():
-    text = big_class()
+def test_typing_inside_a_large_class_keeps_memory_bounded(monkeypatch):
+    from flashls.context import analysis
+
+    monkeypatch.setattr(analysis, "MEMO_BYTES", MEMO_MB << 20)
+    analysis.clear()
+    text = big_class(120)
     pdoc = ParsedDocument.open(Document("file:///tmp/big.py", text, "python", 1), "/tmp/big.py")
     line = text.split("\n").index("    def method_74(self, value_74):") + 1
     col = len(text.split("\n")[line])
@@ -43,7 +48,7 @@ def test_typing_inside_a_large_class_keeps_memory_bounded():
                 line, col = line + 1, 8
             assemble_context(pdoc, pdoc.doc.offset_at(line, col), budget_tokens=2048)
 
-    type_keys(50)  # warm up
+    type_keys(30)  # warm up
     gc.collect()
     tracemalloc.start()
     try:
