@@ -17,7 +17,7 @@ from typing import Callable, Mapping, Protocol
 from ..context.document import Document
 from ..context.syntax import ParsedDocument
 from ..model.gate import UpstreamGate
-from ..model.types import CompletionModel, ModelError, ModelResult
+from ..model.types import CompletionModel, ModelError, ModelResult, UpstreamTimeout
 from ..settings import Settings
 from .cache import CachedSuggestion, CacheKey, SuggestionCache, text_key
 from .debounce import Debouncer
@@ -159,6 +159,7 @@ class _Generation:
 class _Job:
     task: asyncio.Task | None
     superseded: bool = False
+    waiting_on_model: bool = False  # past debounce and context: the model is the wait
 
 
 @dataclass
@@ -297,9 +298,12 @@ class CompletionEngine:
         timeout_s = settings.completion.timeout_ms / 1000.0
         try:
             return await asyncio.wait_for(
-                self._work(uri, pdoc, offset, before, after, key, generation, settings,
-                           invoked, immediate), timeout_s)
+                self._work(me, uri, pdoc, offset, before, after, key, generation,
+                           settings, invoked, immediate), timeout_s)
         except asyncio.TimeoutError:
+            if me.waiting_on_model:  # the API did not answer in time: back off like
+                self.gate.record_failure(UpstreamTimeout(  # any other failure
+                    f"no answer within {timeout_s:.1f}s"))
             return Outcome([], "none", "timed out")
         except asyncio.CancelledError:
             if me.superseded:
@@ -338,14 +342,16 @@ class CompletionEngine:
         return Suggestion(cached.origin_id, cached.text, offset,
                           offset + cached.replace_suffix, cached.model, source)
 
-    async def _work(self, uri: str, pdoc: ParsedDocument, offset: int, before: str,
+    async def _work(self, me: _Job, uri: str, pdoc: ParsedDocument, offset: int, before: str,
                     after: str, key: CacheKey, generation: _Generation | None,
                     settings: Settings, invoked: bool, immediate: bool) -> Outcome:
         if generation is not None:
+            me.waiting_on_model = True
             try:
                 await asyncio.shield(generation.task)
             except ModelError:
                 return Outcome([], "none", "upstream error")
+            me.waiting_on_model = False
             cached = self.cache.get(key)
             if cached is not None:
                 self.stats.inflight_served += 1
@@ -377,6 +383,7 @@ class CompletionEngine:
         gen.task = asyncio.ensure_future(self._produce(
             gen, request, settings, snapshot, offset, shape, key, invoked))
         self._generations.setdefault(uri, []).append(gen)
+        me.waiting_on_model = True
         try:
             suggestions = await asyncio.shield(gen.task)
         except ModelError:
