@@ -118,7 +118,13 @@ async def test_typing_what_is_being_streamed_waits_for_that_stream(engine, fake)
     assert second.suggestions[0].text == "tal_price(items)"
     assert (await first).suggestions == []  # superseded
     assert len(fake.completion_requests()) == 1
+    # the stream ran to its end (the fake marks that after its last write: wait for it)
+    for _ in range(100):
+        if fake.completion_requests()[0].completed:
+            break
+        await asyncio.sleep(0.02)
     assert fake.completion_requests()[0].completed
+    assert not fake.completion_requests()[0].aborted
 
 
 async def test_diverging_from_the_stream_cancels_it(engine, fake):
