@@ -321,13 +321,15 @@ class FakeDeepSeek:
                     await _finish(eof)
                     return False
             await send(event("", reply.finish_reason))
+            # the answer is complete once its last event goes out: mark it before that
+            # write, so a client that returns on reading it never sees it "incomplete"
+            record.finished_at = time.monotonic()
+            record.completed = True
             if reply.fault != "no_done":
                 await send(event(None, None, record.usage))
                 await send(b"data: [DONE]\n\n")
             writer.write(b"0\r\n\r\n")
             await writer.drain()
-            record.finished_at = time.monotonic()
-            record.completed = True
             await _finish(eof)
             return True
         except (ConnectionError, asyncio.CancelledError):

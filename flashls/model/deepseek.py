@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 MAX_ANSWER_CHARS = 64_000  # a runaway answer is cut here (far above any max_tokens)
 DRAIN_TIMEOUT_S = 1.0
+INLINE_DRAIN_S = 0.02
 ABANDON_GRACE_S = 3.0  # a cancelled request's send may finish this long in the background
 MAX_CHARS_PER_TOKEN = 32  # no real token is longer: more text is a runaway stream
 
@@ -298,6 +299,10 @@ class DeepSeekClient:
                 self._draining.add(task)
                 task.add_done_callback(self._draining.discard)
                 response = None
+                # `[DONE]` is normally already on its way: give it a moment, so the
+                # connection is back in the pool before the caller's next request
+                # (which would otherwise open a second one); never wait long for it
+                await asyncio.wait([task], timeout=INLINE_DRAIN_S)
         except httpx.TimeoutException as err:
             raise UpstreamTimeout(f"the API went silent ({type(err).__name__})") from err
         except httpx.ConnectError as err:
