@@ -26,12 +26,6 @@ from .session import Session
 
 log = logging.getLogger("flashls")
 
-MAX_DOCUMENT_CHARS = 5_000_000  # larger documents are tracked but never sent
-
-COMMANDS = ("flashls.showContext", "flashls.toggleCompletions", "flashls.accepted",
-            "flashls.showSettings")
-
-
 def _forward_to_user(method: str):
     """A text-sync handler that skips pygls' own workspace and calls ours."""
 
