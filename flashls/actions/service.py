@@ -16,7 +16,7 @@ from typing import Callable, Mapping, Sequence
 
 import pathspec
 
-from ..context.document import PositionError
+from ..context.document import PositionError, too_large_or_binary
 from ..context.syntax import ParsedDocument
 from ..context.tokens import estimate_tokens
 from ..context.workspace import Workspace, WorkspaceBoundary, compile_globs
@@ -30,7 +30,6 @@ from .selection import detect_newline
 log = logging.getLogger(__name__)
 
 MAX_SELECTION_CHARS = 200_000  # beyond this no action is offered or run
-MAX_DOCUMENT_CHARS = 5_000_000
 
 Position = tuple[int, int]  # LSP (line, character) in the document's encoding
 
@@ -103,7 +102,7 @@ class ActionService:
             return "the document is not open"
         if self.unsynced(uri):
             return "the document is out of sync with the editor; reopen it"
-        if len(pdoc.doc.text) > MAX_DOCUMENT_CHARS or "\x00" in pdoc.doc.text:
+        if too_large_or_binary(pdoc.doc.text):
             return "the document is too large or binary"
         if self.excluded(uri):
             return f"{self.path_of(uri)} matches flashls.exclude; it is never sent"

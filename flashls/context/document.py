@@ -26,6 +26,14 @@ def scrub(text: str) -> str:
     return text if text.isascii() else _LONE_SURROGATE.sub("\ufffd", text)
 
 
+MAX_SENDABLE_CHARS = 5_000_000  # larger documents are tracked but never sent
+
+
+def too_large_or_binary(text: str) -> bool:
+    """Documents flashls keeps in sync but never sends (nor completes or rewrites in)."""
+    return len(text) > MAX_SENDABLE_CHARS or "\x00" in text
+
+
 class PositionError(ValueError):
     """A position that does not exist in the document (reported, never applied)."""
 

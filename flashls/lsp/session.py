@@ -18,7 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.document import PositionError
+from ..context.document import PositionError, too_large_or_binary
 from ..context.syntax import ParsedDocument
 from ..context.workspace import compile_globs, path_from_uri
 from ..model.deepseek import DeepSeekClient
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("flashls")
 
-MAX_DOCUMENT_CHARS = 5_000_000
 CONFIG_PULL_TIMEOUT_S = 5.0
 
 
@@ -221,7 +220,7 @@ class Session:
             return None
         if uri in self.unsynced:
             return None
-        if len(pdoc.doc.text) > MAX_DOCUMENT_CHARS or "\x00" in pdoc.doc.text:
+        if too_large_or_binary(pdoc.doc.text):
             log.info("not completing in %s: too large or binary", uri)
             return None
         if self.excluded(uri):
