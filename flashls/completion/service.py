@@ -21,25 +21,15 @@ from ..model.types import CompletionModel, ModelError, ModelResult, UpstreamTime
 from ..settings import Settings
 from .cache import CachedSuggestion, CacheKey, SuggestionCache, text_key
 from .debounce import Debouncer
+from .multiline import Shape
+from .postprocess import Cleaned
 from .prompt import ContextLike, PromptInputs, build_request
 
 log = logging.getLogger(__name__)
 
 
 # -- pluggable steps (context engine, shape decision, post-processing) -------------
-@dataclass(frozen=True)
-class Shape:
-    multiline: bool
-    stop: tuple[str, ...]
-    max_tokens: int
-
-
-@dataclass(frozen=True)
-class Cleaned:
-    text: str
-    replace_end: int
-
-
+# Shape and Cleaned are the post-processing modules' own types (one definition each).
 ContextProvider = Callable[[ParsedDocument, int, int], ContextLike]
 Shaper = Callable[[ParsedDocument, int, str, int], Shape]
 Cleaner = Callable[[str, ParsedDocument, int, Shape], "Cleaned | None"]
