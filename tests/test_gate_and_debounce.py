@@ -2,7 +2,8 @@
 
 from flashls.completion.debounce import MAX_MS, MIN_MS, Debouncer
 from flashls.model.gate import UpstreamGate
-from flashls.model.types import AuthError, BalanceError, RateLimitError, ServerError, UpstreamTimeout
+from flashls.model.types import (AuthError, BadRequestError, BalanceError, RateLimitError,
+                                 ServerError, UpstreamTimeout)
 
 
 class Clock:
@@ -42,6 +43,23 @@ def test_backoff_grows_and_success_resets_it():
     assert waits[-1] > waits[0] > 0
     gate.record_success()
     assert gate.closed_reason() is None
+
+
+def test_rejected_requests_back_off_instead_of_repeating_every_keystroke():
+    """A 400/422 would be sent again on the next keystroke; it pauses like a 5xx does."""
+    clock = Clock()
+    gate = UpstreamGate(clock=clock)
+    waits = []
+    for status in (400, 422, 400):
+        gate.record_failure(BadRequestError(str(status), status=status))
+        assert gate.closed_reason()
+        assert gate.blocked_reason is None  # not a stop: the next request may succeed
+        waits.append(gate.backoff_until - clock.now)
+    assert waits[-1] > waits[0] > 0
+    clock.now = gate.backoff_until + 0.01
+    assert gate.closed_reason() is None
+    gate.record_success()
+    assert gate.failures == 0
 
 
 def test_a_single_timeout_does_not_pause_completions():

@@ -2,7 +2,9 @@
 
 Policy only: it sees typed `ModelError`s, never HTTP. 401/402 close the gate until the
 settings change; 429/5xx/timeouts open a back-off window (Retry-After when given,
-otherwise exponential with jitter) that one success resets.
+otherwise exponential with jitter) that one success resets. A rejected request
+(400/404/422) is not retried, but the next keystroke would send the same kind of
+request, so it backs off the same way instead of failing on every keystroke.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .types import AuthError, BalanceError, ModelError
+from .types import AuthError, BadRequestError, BalanceError, ModelError
 
 BASE_BACKOFF_S = 0.5
 MAX_BACKOFF_S = 60.0
@@ -41,7 +43,7 @@ class UpstreamGate:
         if isinstance(error, (AuthError, BalanceError)):
             self.blocked_reason = error
             return
-        if not error.retryable:
+        if not error.retryable and not isinstance(error, BadRequestError):
             return
         self.failures += 1
         if error.retry_after_s is not None:
