@@ -20,6 +20,7 @@ from tests.fake_deepseek import FakeDeepSeek, Reply
 KEY = "sk-badinput-key-0123456789"
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
+INVALID_REQUEST = -32600
 
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -106,6 +107,44 @@ async def test_unknown_methods_get_method_not_found_and_notifications_are_ignore
     raw.notify("$/progress", {"token": "t", "value": {"kind": "end"}})
     answer = await raw.command("flashls.noSuchCommand")
     assert "error" in answer
+
+
+async def test_a_notification_sent_with_an_id_is_answered_and_not_applied(raw, tmp_path):
+    """JSON-RPC: a message with an id is a request and gets an answer, or the client
+    waits forever. A notification method sent that way is refused and changes nothing."""
+    uri = (tmp_path / "as_request.py").as_uri()
+    raw.open(uri, "kept = 1\n")
+    for method, params in (
+            ("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python",
+                                                       "version": 9, "text": "replaced\n"}}),
+            ("textDocument/didChange", {"textDocument": {"uri": uri, "version": 10},
+                                        "contentChanges": [{"text": "changed\n"}]}),
+            ("textDocument/didClose", {"textDocument": {"uri": uri}}),
+            ("workspace/didChangeConfiguration", {"settings": {"flashls": {"enable": False}}}),
+            ("$/cancelRequest", {"id": 12345}), ("initialized", {})):
+        answer = await raw.ask(method, params, timeout_s=10)
+        assert answer["error"]["code"] == INVALID_REQUEST, (method, answer)
+        assert "notification" in answer["error"]["message"], answer
+    prompt, suffix = await text_around(raw, uri, 0, 0)
+    assert suffix == "kept = 1\n"
+    assert await items(raw, uri, 0, 8) == ["ok()"]
+
+
+async def test_commands_with_bad_arguments_get_invalid_params(raw, tmp_path):
+    uri = (tmp_path / "cmd_args.py").as_uri()
+    raw.open(uri, "x = 1\n")
+    bad = ([], ["a string"], [{"uri": uri}], [{"uri": uri, "position": "top"}],
+           [{"uri": uri, "position": {"line": "a", "character": 0}}],
+           [{"uri": uri, "position": {"line": 0}}], [{"uri": 5, "position": {"line": 0,
+                                                                             "character": 0}}])
+    for args in bad:
+        answer = await raw.command("flashls.showContext", *args)
+        assert answer["error"]["code"] == INVALID_PARAMS, (args, answer)
+        assert "showContext" in answer["error"]["message"], answer
+        assert "Traceback" not in json.dumps(answer) and "traceback" not in answer["error"]
+    for name in ("flashls.rewrite", "flashls.explain", "flashls.insertExplanation"):
+        answer = await raw.command(name, {"bad": 1}, 5)
+        assert answer["error"]["code"] == INVALID_PARAMS, (name, answer)
 
 
 async def test_requests_for_documents_never_opened(raw, tmp_path):

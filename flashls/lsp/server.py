@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -43,13 +43,14 @@ class FlashProtocol(LanguageServerProtocol):
     lsp_text_document__did_close = _forward_to_user(lsp.TEXT_DOCUMENT_DID_CLOSE)
 
     def structure_message(self, data: dict[str, Any]):
-        """A request whose params do not fit its method gets an Invalid Params answer;
-        pygls would only log it and leave the client waiting forever."""
+        """A request whose params do not fit its method gets an Invalid Params answer,
+        and a notification sent with an id an Invalid Request answer (not applied);
+        pygls would only log the first and apply the second silently, and either way
+        leave the client waiting forever for its answer."""
         try:
-            return super().structure_message(data)
+            message = super().structure_message(data)
         except JsonRpcException as err:
-            if isinstance(data, dict) and "method" in data and isinstance(
-                    data.get("id"), (int, str)) and not isinstance(data["id"], bool):
+            if _is_request(data):
                 try:
                     self._get_handler(data["method"])
                 except JsonRpcMethodNotFound as unknown:
@@ -61,6 +62,18 @@ class FlashProtocol(LanguageServerProtocol):
                 except Exception as send_err:  # never let the error path fail
                     log.debug("could not answer a malformed request: %s", send_err)
             raise
+        if _is_request(data) and not hasattr(message, "id"):
+            refusal = JsonRpcInvalidRequest(
+                f"{data['method']} is a notification: send it without an id")
+            self._send_response(data["id"], None, refusal.to_response_error())
+            raise refusal
+        return message
+
+
+def _is_request(data: Any) -> bool:
+    """A JSON-RPC message that expects an answer: a method and a usable id."""
+    return (isinstance(data, dict) and "jsonrpc" in data and "method" in data
+            and isinstance(data.get("id"), (int, str)) and not isinstance(data["id"], bool))
 
 
 class FlashServer(LanguageServer):

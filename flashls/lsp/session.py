@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
@@ -288,11 +289,18 @@ class Session:
         return to_editor_dict(self.settings)
 
     def show_context(self, arg: Any) -> dict:
-        if not isinstance(arg, dict) or "uri" not in arg or "position" not in arg:
-            raise ValueError("flashls.showContext takes {uri, position: {line, character}}")
-        pos = arg["position"]
-        located = self.locate(arg["uri"], lsp.Position(int(pos["line"]), int(pos["character"])))
+        usage = "flashls.showContext takes {uri, position: {line, character}}"
+        pos = arg.get("position") if isinstance(arg, dict) else None
+        try:
+            uri, line, character = arg["uri"], pos["line"], pos["character"]
+        except (KeyError, TypeError):
+            raise JsonRpcInvalidParams(usage) from None
+        if not isinstance(uri, str) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                for n in (line, character)):
+            raise JsonRpcInvalidParams(usage)
+        located = self.locate(uri, lsp.Position(line, character))
         if located is None:
-            raise ValueError(f"no open, usable document at {arg['uri']}")
+            raise JsonRpcInvalidParams(f"flashls.showContext: no open, usable document at {uri}")
         pdoc, offset = located
         return self.engine.preview(pdoc.doc.uri, offset)
