@@ -67,5 +67,6 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--tcp listens on loopback only")
         server.start_tcp(args.host, args.port)
     else:
-        server.start_io()
+        from .lsp.stdio import serve_stdio
+        serve_stdio(server)
     return 0
