@@ -468,7 +468,8 @@ def slope_per_hour(points: list[tuple[float, float]]) -> float:
 
 
 async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms: float,
-               seed: int, samples: int, verbose: bool, trace: bool = False) -> dict:
+               seed: int, samples: int, verbose: bool, trace: bool = False,
+               release: bool = False) -> dict:
     from tests.fake_deepseek import FakeDeepSeek
     rng = random.Random(seed)
     fake = FakeDeepSeek(soak_reply(random.Random(seed + 1)),
@@ -490,13 +491,16 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
 
     async def sample() -> None:
         nonlocal upstream_total
-        stats = (await client.command("flashls.debugStats"))["result"]
+        stats = (await client.command("flashls.debugStats",
+                                      {"releaseMemory": release}))["result"]
+        released = stats.get("releasedMemory") or {}
         with fake._lock:  # keep the benchmark's own memory flat (the fake's cache stays)
             upstream_total += len(fake.requests)
             fake.requests.clear()
         elapsed = time.monotonic() - started
         row = {"wall_s": round(elapsed, 1), "sim_min": round(elapsed * scale / 60.0, 1),
-               "rss_kb": rss_kb(client.pid), "docs": stats["documents"],
+               "rss_kb": released.get("rssBeforeKb") or rss_kb(client.pid),
+               "rss_released_kb": released.get("rssAfterKb"), "docs": stats["documents"],
                "cache_entries": stats["cache"]["entries"],
                "cache_kb": round((stats["cache"]["bytes"] or 0) / 1024),
                "tasks": stats["tasks"], "jobs": stats["jobs"],
@@ -511,7 +515,8 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
                   f"{row['docs']:5d} {row['cache_entries']:7d} {row['cache_kb']:7d} "
                   f"{row['tasks']:6d} {row['jobs'] + row['generations']:5d} "
                   f"{row['connections']:5d} {row['sockets']:5d} {row['keystrokes']:7d} "
-                  f"{row['upstream']:7d}",
+                  f"{row['upstream']:7d}"
+                  + (f" {row['rss_released_kb'] / 1024:8.1f}" if release else ""),
                   flush=True)
 
     async def sampler() -> None:
@@ -525,7 +530,7 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
               f"(x{scale:.0f}), up to {max_open} open files, model latency {latency_ms:g} ms")
         print(f"{'sim min':>7} {'wall s':>7} {'RSS MB':>8} {'docs':>5} {'cache':>7} "
               f"{'cacheKB':>7} {'tasks':>6} {'busy':>5} {'conns':>5} {'socks':>5} {'keys':>7} "
-              f"{'upstrm':>7}")
+              f"{'upstrm':>7}" + (f" {'released':>8}" if release else ""))
     await sample()
     sampling = asyncio.create_task(sampler())
     try:
@@ -595,12 +600,12 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
 
 def run(minutes: float = 2.0, *, simulated_hours: float = 1.0, max_open: int = 12,
         latency_ms: float = 30.0, seed: int = 7, samples: int = 24, quick: bool = False,
-        verbose: bool = False, trace: bool = False) -> dict:
+        verbose: bool = False, trace: bool = False, release: bool = False) -> dict:
     """Run the soak and return its numbers (see the module docstring)."""
     if quick:
         minutes, simulated_hours, samples = 10 / 60, 0.1, 6
     return asyncio.run(_run(minutes, simulated_hours, max_open, latency_ms, seed, samples,
-                            verbose, trace))
+                            verbose, trace, release))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -613,12 +618,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=24)
     parser.add_argument("--quick", action="store_true", help="~10 s smoke run")
     parser.add_argument("--json", help="also write the numbers to this file")
+    parser.add_argument("--release-memory", action="store_true",
+                        help="at each sample, collect and malloc_trim the server first "
+                             "(shows live memory apart from freed-but-kept pages)")
     parser.add_argument("--tracemalloc", action="store_true",
                         help="trace the server's allocations and print where memory grew")
     args = parser.parse_args(argv)
     result = run(args.minutes, simulated_hours=args.hours, max_open=args.max_open,
                  latency_ms=args.latency_ms, seed=args.seed, samples=args.samples,
-                 quick=args.quick, verbose=True, trace=args.tracemalloc)
+                 quick=args.quick, verbose=True, trace=args.tracemalloc,
+                 release=args.release_memory)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
     return 0 if result["errors"] == 0 and result["exit_code"] == 0 else 1

@@ -297,3 +297,19 @@ async def test_unsendable_settings_are_told_once_never_an_internal_error(raw, fa
     raw.notify("workspace/didChangeConfiguration", {"settings": {"flashls": {**base,
                                                                              "apiKey": KEY}}})
     assert await items(raw, uri, 0, 4) == ["ok()"]
+
+
+async def test_handled_messages_leave_nothing_behind_in_the_protocol(raw, tmp_path):
+    """pygls keeps a future per handled notification (didOpen/didChange/didClose,
+    $/setTrace) and per command, keyed by a fresh id, and never drops it: a leak of
+    ~1.5 KB per keystroke (~25 MB per hour of typing in the soak). Nothing may stay."""
+    uri = (tmp_path / "leak.py").as_uri()
+    raw.open(uri, "x = 1\n")
+    for version in range(2, 302):
+        raw.change(uri, version, (0, 5), (0, 5), "1")
+        raw.notify("$/setTrace", {"value": "off"})
+    for _ in range(20):
+        await raw.command("flashls.accepted", "no-such-suggestion")
+    raw.close(uri)
+    stats = (await raw.command("flashls.debugStats"))["result"]
+    assert stats["protocolPending"]["_request_futures"] <= 1, stats["protocolPending"]

@@ -8,7 +8,10 @@ probe is optional — a renamed cache shows as missing, never as an error.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import dataclasses
+import gc
 import importlib
 import tracemalloc
 from typing import TYPE_CHECKING, Any
@@ -71,6 +74,8 @@ def debug_stats(server: "FlashServer") -> dict:
         "generations": sum(len(g) for g in getattr(engine, "_generations", {}).values()),
         "inFlight": session.events.in_flight,
         "tasks": len(asyncio.all_tasks()),
+        "protocolPending": {name: len(getattr(server.protocol, name, ()))
+                            for name in ("_request_futures", "_result_types")},
         "moduleCaches": module_cache_sizes(),
     }
     recent = getattr(context, "recent", None)
@@ -88,7 +93,51 @@ def debug_stats(server: "FlashServer") -> dict:
     return out
 
 
+def rss_kb() -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def release_memory() -> dict:
+    """Collect cycles and hand free heap pages back to the OS (glibc `malloc_trim`):
+    tells "memory in use" apart from "memory freed but still counted in RSS"."""
+    before = rss_kb()
+    collected = gc.collect()
+    trimmed = False
+    name = ctypes.util.find_library("c")
+    if name:
+        try:
+            trimmed = bool(ctypes.CDLL(name).malloc_trim(0))
+        except (OSError, AttributeError):
+            pass  # not glibc
+    return {"rssBeforeKb": before, "rssAfterKb": rss_kb(), "gcCollected": collected,
+            "trimmed": trimmed}
+
+
+def object_types(top: int = 40) -> dict[str, int]:
+    """Live objects tracked by the garbage collector, by type: what a leak is made of."""
+    counts: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1])[:top])
+
+
 def register_debug(server: "FlashServer") -> None:
     @server.command("flashls.debugStats")
     def stats(ls: Any, *args: Any) -> dict:
-        return debug_stats(server)
+        """Optional argument `{"releaseMemory": true}`: collect and trim first."""
+        options = args[0] if args and isinstance(args[0], dict) else {}
+        released = release_memory() if options.get("releaseMemory") is True else None
+        out = debug_stats(server)
+        if released is not None:
+            out["releasedMemory"] = released
+        if options.get("objectTypes") is True:
+            out["objectTypes"] = object_types()
+        return out
