@@ -55,6 +55,14 @@ class FlashProtocol(LanguageServerProtocol):
             future.add_done_callback(partial(self._forget_future, msg_id))
 
     def _forget_future(self, msg_id: Any, future: Any) -> None:
+        # a done-callback can run inside a loop over the dict (pygls' shutdown cancels
+        # every pending future while iterating): remove the entry a moment later
+        try:
+            asyncio.get_running_loop().call_soon(self._drop_future, msg_id, future)
+        except RuntimeError:  # no loop running: nobody is iterating either
+            self._drop_future(msg_id, future)
+
+    def _drop_future(self, msg_id: Any, future: Any) -> None:
         if self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
 
