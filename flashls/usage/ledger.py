@@ -296,6 +296,7 @@ def _fix_bool(row: EvalRow) -> EvalRow:
 
 # -- write-behind -------------------------------------------------------------------
 _STOP = object()
+COALESCE_S = 0.2
 
 
 class LedgerWriter:
@@ -306,9 +307,11 @@ class LedgerWriter:
     completions.
     """
 
-    def __init__(self, path: str | os.PathLike, *, max_batch: int = 500):
+    def __init__(self, path: str | os.PathLike, *, max_batch: int = 500,
+                 coalesce_s: float = COALESCE_S):
         self.path = Path(path)
         self.max_batch = max_batch
+        self.coalesce_s = coalesce_s
         self.error: str | None = None
         self.written = 0
         self._queue: "queue.Queue[Any]" = queue.Queue()
@@ -364,6 +367,11 @@ class LedgerWriter:
         try:
             while True:
                 batch = [self._queue.get()]
+                if batch[0] is not _STOP and batch[0][0] != "flush":
+                    # rows arrive as an answer goes back to the editor: writing them
+                    # right then would take the GIL from that answer. A moment later
+                    # the loop is idle again, and the rows of a burst share one commit.
+                    time.sleep(self.coalesce_s)
                 while len(batch) < self.max_batch:
                     try:
                         batch.append(self._queue.get_nowait())
