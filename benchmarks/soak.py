@@ -508,6 +508,7 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
                "sockets": open_sockets(client.pid),
                "keystrokes": typist.counters.keystrokes, "upstream": upstream_total,
                "module_caches": stats["moduleCaches"],
+               "protocol_pending": sum((stats.get("protocolPending") or {}).values()),
                "tracemalloc": stats.get("tracemalloc", [])}
         rows.append(row)
         if verbose:
@@ -558,6 +559,8 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
     warm = rows[max(1, len(rows) // 4):-1] or rows
     rss_points = [(r["sim_min"] * 60.0, r["rss_kb"] / 1024.0) for r in warm]
     slope = slope_per_hour(rss_points)
+    late = rows[len(rows) // 2:-1] or rows  # once the set of open files has filled up
+    late_slope = slope_per_hour([(r["sim_min"] * 60.0, r["rss_kb"] / 1024.0) for r in late])
     c = typist.counters
     result = {
         "minutes": minutes, "simulated_hours": simulated_hours, "scale": round(scale, 1),
@@ -570,13 +573,14 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
         "rss_end_mb": round(warm[-1]["rss_kb"] / 1024, 1),
         "rss_max_mb": round(max(r["rss_kb"] for r in rows) / 1024, 1),
         "rss_slope_mb_per_sim_hour": round(slope, 2),
+        "rss_slope_second_half_mb_per_sim_hour": round(late_slope, 2),
         "max_cache_entries": max(r["cache_entries"] for r in rows),
         "max_cache_kb": max(r["cache_kb"] for r in rows),
         "max_module_caches": {k: max(r["module_caches"].get(k, 0) for r in rows)
                               for k in rows[-1]["module_caches"]},
         "idle": {"tasks": idle["tasks"], "jobs": idle["jobs"],
                  "generations": idle["generations"], "connections": idle["connections"],
-                 "sockets": idle["sockets"]},
+                 "sockets": idle["sockets"], "protocol_pending": idle["protocol_pending"]},
         "exit_code": exit_code, "samples": rows,
     }
     if verbose and trace and warm[0]["tracemalloc"]:
@@ -592,7 +596,8 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
         print(f"RSS: start {result['rss_start_mb']} MB, after warm-up "
               f"{result['rss_warm_mb']} MB, end {result['rss_end_mb']} MB, max "
               f"{result['rss_max_mb']} MB; slope after warm-up "
-              f"{result['rss_slope_mb_per_sim_hour']:+.2f} MB per simulated hour")
+              f"{result['rss_slope_mb_per_sim_hour']:+.2f} MB per simulated hour "
+              f"({result['rss_slope_second_half_mb_per_sim_hour']:+.2f} over the second half)")
         print(f"cache: max {result['max_cache_entries']} entries / "
               f"{result['max_cache_kb']} KB; idle: {result['idle']}; exit code {exit_code}")
     return result

@@ -216,5 +216,6 @@ def test_soak_quick_leaks_nothing():
     idle = result["idle"]
     assert idle["jobs"] == 0 and idle["generations"] == 0
     assert idle["tasks"] <= 2
+    assert idle["protocol_pending"] <= 1  # only the debugStats request being answered
     assert idle["connections"] <= 8 and idle["sockets"] <= 8 + 2  # + asyncio's self-pipe
     assert result["max_cache_entries"] <= 2048
