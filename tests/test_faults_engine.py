@@ -35,11 +35,11 @@ class Fault:
 
 
 FAULTS = [
-    Fault("400", Reply(status=400), "open"),
+    Fault("400", Reply(status=400), "backoff"),
     Fault("401", Reply(status=401), "blocked"),
     Fault("402", Reply(status=402, error_body='{"error":{"message":"Insufficient Balance"}}'),
           "blocked"),
-    Fault("422", Reply(status=422), "open"),
+    Fault("422", Reply(status=422), "backoff"),
     Fault("429+retry-after", Reply(status=429, headers={"Retry-After": "7"}), "backoff"),
     Fault("429", Reply(status=429), "backoff"),
     Fault("500", Reply(status=500), "backoff"),
