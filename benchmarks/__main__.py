@@ -43,8 +43,9 @@ def _run(name: str, fn: Callable[[], Any], results: dict) -> None:
         results[name] = fn()
     except Exception as err:  # one broken benchmark must not hide the others
         results[name] = {"error": f"{type(err).__name__}: {err}"}
-    print(f"[bench] {name} done in {time.perf_counter() - started:.0f}s", file=sys.stderr,
-          flush=True)
+    seconds = time.perf_counter() - started
+    results.setdefault("seconds", {})[name] = round(seconds, 1)
+    print(f"[bench] {name} done in {seconds:.0f}s", file=sys.stderr, flush=True)
 
 
 def run_all(quick: bool) -> dict:
@@ -71,7 +72,10 @@ def _fmt(value: Any) -> str:
 def report(results: dict, charts: list[str]) -> str:
     out = [f"# flashls benchmark report", "",
            f"- machine: {results['machine']}", f"- date: {results['date']}",
-           f"- command: `python -m benchmarks{' --quick' if results.get('quick') else ''}`", ""]
+           f"- command: `python -m benchmarks{' --quick' if results.get('quick') else ''}`",
+           f"- run time: {sum(results.get('seconds', {}).values()) / 60:.1f} min ("
+           + ", ".join(f"{k} {v:.0f} s" for k, v in results.get("seconds", {}).items()) + ")",
+           ""]
     lat = results.get("latency", {})
     if "small" in lat:
         bare = lat["bare_http"]
