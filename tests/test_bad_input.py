@@ -317,3 +317,22 @@ async def test_handled_messages_leave_nothing_behind_in_the_protocol(raw, tmp_pa
             break
         await asyncio.sleep(0.05)
     assert stats["protocolPending"]["_request_futures"] <= 1, stats["protocolPending"]
+
+
+async def test_pipelined_messages_take_effect_in_the_order_sent(raw, fake, tmp_path):
+    """A settings change followed at once by a request (one write, no waiting): the
+    request sees the new settings. The configuration handler is a coroutine; when
+    stdin is read on the loop, a message already buffered must still wait for the
+    previous message's handler to start."""
+    uri = (tmp_path / "order.py").as_uri()
+    raw.open(uri, "def f(x):\n    return x\n")
+    base = {"baseUrl": fake.url, "apiKey": KEY,
+            "completion": {"debounceMs": 0, "timeoutMs": 3000}}
+    selection = {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 12}}
+    params = {"textDocument": {"uri": uri}, "range": selection,
+              "context": {"diagnostics": []}}
+    for enable in (False, True, False, True):
+        raw.notify("workspace/didChangeConfiguration",
+                   {"settings": {"flashls": {**base, "actions": {"enable": enable}}}})
+        answer = await raw.ask("textDocument/codeAction", params)
+        assert bool(answer["result"]) is enable, (enable, answer)

@@ -32,6 +32,10 @@ class LoopStdin:
         self.stream = stream
 
     async def readline(self) -> bytes:
+        # Let the loop turn once per line: a coroutine handler started by the previous
+        # message (didChangeConfiguration) must run its first step before the next,
+        # already buffered, message is handled — the order the client sent them in.
+        await asyncio.sleep(0)
         try:
             return await self.stream.readline()
         except ValueError:  # a "line" longer than STREAM_LIMIT: dropped by the stream
