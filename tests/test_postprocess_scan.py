@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from flashls.completion.cursor import cursor_context
 from flashls.completion.indent import IndentStyle, columns, detect_style, normalise
@@ -162,3 +164,17 @@ def test_block_of_a_line_inside_a_body() -> None:
     block = ctx("def f():\n    x = 1\n    y█\n", "python", ".py").block
     assert not block.opens_here and block.base == 0
     assert ctx("x = 1█\n", "python", ".py").block.base is None
+
+
+_LEXICONS = [Lexicon(), Lexicon(('"""', "'''", '"', "'"), "#"),
+             Lexicon(('"', "'", "`"), "//", ("/*", "*/")), Lexicon(('"',), "--", ("{-", "-}"))]
+_STARTS = [ScanState(), ScanState(quote='"'), ScanState(quote='"""'),
+           ScanState(comment="block"), ScanState(comment="line")]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet='()[]{}"\'`#/*-\\\n xé', max_size=80),
+       lex=st.sampled_from(_LEXICONS), start=st.sampled_from(_STARTS))
+def test_final_state_is_the_last_state_of_a_full_scan(text, lex, start) -> None:
+    """The fast path that keeps no per-character states ends where the full scan does."""
+    assert final_state(text, lex, start) == scan(text, lex, start)[-1]
