@@ -331,6 +331,26 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     return k
 
 
+def _align(children: list, recs: list[_NodeRec], n_before: int, n_after: int, delta: int
+           ) -> tuple[int, int]:
+    """The longest runs of old nodes (at most `n_before` leading, `n_after` trailing)
+    whose byte ranges are those of the new tree's top-level nodes (shifted by `delta`
+    after the edit). Every kept node is checked."""
+    nc = len(children)
+    n_before = min(n_before, nc)
+    k = 0
+    while k < n_before and children[k].start_byte == recs[k].start and \
+            children[k].end_byte == recs[k].end:
+        k += 1
+    n_before = k
+    n_after = min(n_after, nc - n_before)
+    k = 0
+    while k < n_after and children[nc - 1 - k].start_byte == recs[-1 - k].start + delta and \
+            children[nc - 1 - k].end_byte == recs[-1 - k].end + delta:
+        k += 1
+    return n_before, k
+
+
 def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: bytes,
                          tree: Tree) -> tuple[Analysis, _State] | None:
     """Re-analyze only the top-level nodes an edit touched: nodes before the first
@@ -359,14 +379,16 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     children = tree.root_node.children
     n_after = len(recs) - first_after
     n_mid = len(children) - n_before - n_after
-    if n_mid < 0:
-        return None
-    if n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
-                     children[n_before - 1].start_byte != recs[n_before - 1].start):
-        return None
-    if n_after and (children[n_before + n_mid].start_byte != recs[first_after].start + delta or
-                    children[-1].end_byte != recs[-1].end + delta):
-        return None
+    if n_mid < 0 or (n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
+                                   children[n_before - 1].start_byte != recs[n_before - 1].start)
+                     ) or (n_after and (
+                         children[n_before + n_mid].start_byte != recs[first_after].start + delta
+                         or children[-1].end_byte != recs[-1].end + delta)):
+        # the tree's top level changed around the edit (error recovery swallowing or
+        # splitting nodes): keep the nodes that still line up, re-extract the rest
+        n_before, n_after = _align(children, recs, n_before, n_after, delta)
+        first_after = len(recs) - n_after
+        n_mid = len(children) - n_before - n_after
     # lines: patch the changed rows (plain "\n" text whose bytes are its characters)
     if len(text) == len(source) and b"\r" not in source and b"\r" not in old:
         row_new_end = row_p + source.count(b"\n", p, len(source) - s)
