@@ -89,6 +89,8 @@ def _apply(pdoc: ParsedDocument, a: int, b: int, new: str) -> None:
 def _facts(a):
     if a is None:
         return None
+    if a.ident_counts is not None:  # kept incrementally: must match the nodes' identifiers
+        assert a.ident_counts == analysis._ident_counts(a.usages)
     return (a.items, a.imports, a.package, a.top_starts, a.import_lines, tuple(a.lines))
 
 

@@ -60,6 +60,8 @@ class Analysis:
     import_lines: frozenset[int] = field(default=frozenset())
     # (first line, last line, identifiers, identifier -> relative rows) per top-level node
     usages: tuple[tuple[int, int, frozenset[str], dict[str, tuple[int, ...]]], ...] = ()
+    # identifier -> how many of `usages` use it (kept incrementally between versions)
+    ident_counts: dict[str, int] | None = field(default=None, compare=False, repr=False)
 
     def usage_distances(self, names: set[str], cursor_line: int, far: int) -> dict[str, int]:
         """Nearest use of each of `names` to the cursor line; uses on import lines
@@ -71,8 +73,16 @@ class Analysis:
         firsts = [u[0] for u in usages]
         below = bisect.bisect_right(firsts, cursor_line)  # first node starting after
         above = below - 1
-        pending = set(names)  # not final yet
+        counts = self.ident_counts
+        if counts is None:
+            counts = _ident_counts(usages)
+        # names used nowhere are never found; a name stops being looked for once the
+        # last node using it was visited (names used on import lines only would
+        # otherwise walk the whole file)
+        remaining = {n: c for n in names if (c := counts.get(n))}
+        pending = set(remaining)  # not final yet
         open_found: set[str] = set()  # found, but a nearer use may still come
+        done: list[str] = []
         while pending and (above >= 0 or below < len(usages)):
             lb_above = max(0, cursor_line - usages[above][1]) if above >= 0 else None
             lb_below = usages[below][0] - cursor_line if below < len(usages) else None
@@ -100,7 +110,23 @@ class Analysis:
                     d = abs(row - cursor_line) + (far if row in skip else 0)
                     if d < found.get(name, 1 << 62):
                         found[name] = d
+                left = remaining[name] - 1
+                remaining[name] = left
+                if not left:
+                    done.append(name)
+            if done:
+                pending.difference_update(done)
+                open_found.difference_update(done)
+                done.clear()
         return found
+
+
+def _ident_counts(usages) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for u in usages:
+        for name in u[2]:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 _LOCK = threading.RLock()
@@ -217,6 +243,7 @@ class _State:
     source: bytes
     lines: list[str]
     recs: list[_NodeRec]
+    ident_counts: dict[str, int]  # identifier -> how many nodes use it
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -243,7 +270,8 @@ def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[st
     return _NodeRec(key, first, last, start, end, chunk)
 
 
-def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec]) -> Analysis:
+def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec],
+              ident_counts: dict[str, int] | None = None) -> Analysis:
     """The file's analysis from its nodes' chunks (`recs` gets their placements)."""
     items: list[Item] = []
     imports: list[ImportRef] = []
@@ -276,7 +304,7 @@ def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec]) -> Ana
         package = package or chunk.package
     import_lines = frozenset(i for imp in imports for i in range(imp.start, imp.end + 1))
     return Analysis(spec, lines, tuple(items), tuple(imports), package, tuple(top_starts),
-                    import_lines, tuple(usages))
+                    import_lines, tuple(usages), ident_counts)
 
 
 def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
@@ -292,10 +320,12 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
     lines = split_lines(text)
     recs = [r for node in tree.root_node.children
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
+    counts = None
     if state_key is not None:
+        counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
         with _LOCK:
-            _STATES[state_key] = _State(source, lines, recs)
-    return _assemble(spec, lines, recs)
+            _STATES[state_key] = _State(source, lines, recs, counts)
+    return _assemble(spec, lines, recs, counts)
 
 
 _BLOCK = 4096
@@ -358,7 +388,7 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     (do a full pass) whenever the new tree does not line up with that picture."""
     old = state.source
     if old == source:
-        return _assemble(spec, state.lines, state.recs), state
+        return _assemble(spec, state.lines, state.recs, state.ident_counts), state
     p = _common_prefix(old, source)
     s = _common_suffix(old, source, min(len(old), len(source)) - p)
     delta = len(source) - len(old)
@@ -407,6 +437,7 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         rec = _chunk_rec(spec, tree, source, lines, node)
         if rec is not None:
             new_recs.append(rec)
+    n_mid_recs = len(new_recs) - n_before
     for rec in recs[first_after:]:
         if delta_rows:
             new_recs.append(_NodeRec(rec.key, rec.first + delta_rows, rec.last + delta_rows,
@@ -414,8 +445,19 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         else:  # same lines: the placement stays valid
             new_recs.append(_NodeRec(rec.key, rec.first, rec.last, rec.start + delta,
                                      rec.end + delta, rec.chunk, rec.placed, rec.base))
-    new_state = _State(source, lines, new_recs)
-    return _assemble(spec, lines, new_recs), new_state
+    counts = dict(state.ident_counts)
+    for rec in recs[n_before:first_after]:
+        for name in rec.chunk.ident_set:
+            left = counts[name] - 1
+            if left:
+                counts[name] = left
+            else:
+                del counts[name]
+    for rec in new_recs[n_before:n_before + n_mid_recs]:
+        for name in rec.chunk.ident_set:
+            counts[name] = counts.get(name, 0) + 1
+    new_state = _State(source, lines, new_recs, counts)
+    return _assemble(spec, lines, new_recs, counts), new_state
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
