@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.context_bench import _big_module
-from flashls.context import analysis
+from flashls.context import analysis, outline
 from flashls.context.assemble import _current_analysis, assemble_context, render_breakdown
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
@@ -94,6 +94,22 @@ def _facts(a):
     return (a.items, a.imports, a.package, a.top_starts, a.import_lines, tuple(a.lines))
 
 
+def _check_state(uri: str) -> None:
+    """The incrementally kept state equals what a full pass computes from its nodes."""
+    state = analysis._STATES.get(uri)
+    if state is None:
+        return
+    a = state.analysis
+    full = analysis._assemble(a.spec, state.lines, list(state.recs))
+    assert _facts(a) == _facts(full)
+    assert a.usages == full.usages
+    assert state.at == analysis._positions(state.recs)
+    assert state.levels == outline._levels(tuple(list(a.items)))  # a new tuple: no memo
+    assert state.total == sum(it.tokens for it in a.items)
+    hit = outline._LEVELS.get(id(a.items))
+    assert hit is None or hit[1] == state.levels
+
+
 def _run(ws: Workspace | None, path: Path, text: str, steps: int, seed: int,
          budgets=(2048,)) -> None:
     rng = random.Random(seed)
@@ -127,6 +143,7 @@ def _run(ws: Workspace | None, path: Path, text: str, steps: int, seed: int,
         cursor = min(cursor, len(pdoc.doc.text))
         pdoc.doc.version += 1
         got = assemble_context(pdoc, cursor, budget_tokens=budget, workspace=ws)
+        _check_state(uri)
         recorded.append((pdoc.doc.text, pdoc.doc.version, cursor, budget, got,
                          _facts(_current_analysis(pdoc))))
     for step, (text_, version, cursor, budget, got, facts) in enumerate(recorded):

@@ -23,7 +23,7 @@ from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
 
 from .languages import LanguageSpec
-from .outline import Item, build_items
+from .outline import Item, build_items, outline_levels, remember_levels
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
 
@@ -244,6 +244,12 @@ class _State:
     lines: list[str]
     recs: list[_NodeRec]
     ident_counts: dict[str, int]  # identifier -> how many nodes use it
+    analysis: Analysis  # of this version
+    # per node, how many items, imports, top-level starts and usages the nodes before
+    # it contribute (len(recs) + 1 entries each): where a node's share of each starts
+    at: tuple[list[int], list[int], list[int], list[int]]
+    levels: list  # outline levels of analysis.items (see outline._levels)
+    total: int  # token cost of all items
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -320,12 +326,39 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
     lines = split_lines(text)
     recs = [r for node in tree.root_node.children
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
-    counts = None
-    if state_key is not None:
-        counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
-        with _LOCK:
-            _STATES[state_key] = _State(source, lines, recs, counts)
-    return _assemble(spec, lines, recs, counts)
+    if state_key is None:
+        return _assemble(spec, lines, recs)
+    counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
+    result = _assemble(spec, lines, recs, counts)
+    levels = outline_levels(result.items)
+    with _LOCK:
+        _STATES[state_key] = _State(source, lines, recs, counts, result, _positions(recs),
+                                    levels, sum(it.tokens for it in result.items))
+    return result
+
+
+def _shares(chunk: _Chunk) -> tuple[int, int, int, int]:
+    """Items, imports, top-level starts and usages a node contributes (`_assemble`)."""
+    if not chunk.items and not chunk.imports and chunk.package is None:
+        return 0, 0, 0, 1 if chunk.idents else 0
+    return (len(chunk.items), len(chunk.imports), len(chunk.top_starts),
+            1 if chunk.idents else 0)
+
+
+def _positions(recs: Sequence[_NodeRec]) -> tuple[list[int], list[int], list[int], list[int]]:
+    at: tuple[list[int], list[int], list[int], list[int]] = ([0], [0], [0], [0])
+    a, b, c, d = 0, 0, 0, 0
+    for rec in recs:
+        i, m, t, u = _shares(rec.chunk)
+        a += i
+        b += m
+        c += t
+        d += u
+        at[0].append(a)
+        at[1].append(b)
+        at[2].append(c)
+        at[3].append(d)
+    return at
 
 
 _BLOCK = 4096
@@ -388,7 +421,7 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     (do a full pass) whenever the new tree does not line up with that picture."""
     old = state.source
     if old == source:
-        return _assemble(spec, state.lines, state.recs, state.ident_counts), state
+        return state.analysis, state
     p = _common_prefix(old, source)
     s = _common_suffix(old, source, min(len(old), len(source)) - p)
     delta = len(source) - len(old)
@@ -456,8 +489,100 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     for rec in new_recs[n_before:n_before + n_mid_recs]:
         for name in rec.chunk.ident_set:
             counts[name] = counts.get(name, 0) + 1
-    new_state = _State(source, lines, new_recs, counts)
-    return _assemble(spec, lines, new_recs, counts), new_state
+    return _splice(spec, state, source, lines, new_recs, counts, n_before, first_after,
+                   n_mid_recs, delta_rows)
+
+
+def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
+            new_recs: list[_NodeRec], counts: dict[str, int], n_before: int,
+            first_after: int, n_mid: int, dr: int) -> tuple[Analysis, _State]:
+    """The new analysis from the old one: the items (imports, top-level starts, usages,
+    outline levels) of the nodes before the edit are kept as they are, the edited
+    nodes' are placed, and the following nodes' are shifted by the lines the edit
+    added and by the items the edited nodes gained. Equal to `_assemble`'s result."""
+    old = state.analysis
+    ia, im, it, iu = state.at
+    ib, mb, tb, ub = ia[n_before], im[n_before], it[n_before], iu[n_before]
+    mid_items: list[Item] = []
+    mid_imports: list[ImportRef] = []
+    mid_tops: list[int] = []
+    mid_usages: list = []
+    at = (ia[:n_before + 1], im[:n_before + 1], it[:n_before + 1], iu[:n_before + 1])
+    for rec in new_recs[n_before:n_before + n_mid]:
+        chunk = rec.chunk
+        if chunk.idents:
+            mid_usages.append((rec.first, rec.last, chunk.ident_set, chunk.idents))
+        if chunk.items or chunk.imports or chunk.package is not None:
+            placed = _place(chunk, rec.first, ib + len(mid_items))
+            mid_items.extend(placed.items)
+            mid_imports.extend(placed.imports)
+            mid_tops.extend(placed.top_starts)
+        at[0].append(ib + len(mid_items))
+        at[1].append(mb + len(mid_imports))
+        at[2].append(tb + len(mid_tops))
+        at[3].append(ub + len(mid_usages))
+    ia_f, im_f, it_f, iu_f = ia[first_after], im[first_after], it[first_after], iu[first_after]
+    di = at[0][-1] - ia_f  # items the edited nodes gained
+    dm, dt, du = at[1][-1] - im_f, at[2][-1] - it_f, at[3][-1] - iu_f
+    for new_at, old_at, d in zip(at, state.at, (di, dm, dt, du)):
+        tail = old_at[first_after + 1:]
+        new_at.extend([x + d for x in tail] if d else tail)
+    new = tuple.__new__
+    old_items = old.items
+    if dr or di:
+        tail_items = tuple(
+            x if x[7] == -1 and not dr else
+            new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
+                       x[7] + di if x[7] != -1 else -1, x[8]))
+            for x in old_items[ia_f:])
+    else:
+        tail_items = old_items[ia_f:]
+    if dr:
+        tail_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + dr, i.end + dr)
+                             for i in old.imports[im_f:])
+        tail_tops = tuple(x + dr for x in old.top_starts[it_f:])
+        tail_usages = tuple((f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:])
+    else:
+        tail_imports = old.imports[im_f:]
+        tail_tops = old.top_starts[it_f:]
+        tail_usages = old.usages[iu_f:]
+    items = old_items[:ib] + tuple(mid_items) + tail_items
+    imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
+    top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
+    usages = old.usages[:ub] + tuple(mid_usages) + tail_usages
+    package = None
+    for rec in new_recs:
+        chunk = rec.chunk
+        if chunk.items or chunk.imports or chunk.package is not None:
+            package = package or chunk.package
+    import_lines = frozenset(i for imp in imports for i in range(imp.start, imp.end + 1))
+    result = Analysis(spec, lines, items, imports, package, top_starts, import_lines, usages,
+                      counts)
+    # outline levels: the same splice, per level
+    levels = []
+    for idx, starts, ends in state.levels:
+        k1 = bisect.bisect_left(idx, ib)
+        k2 = bisect.bisect_left(idx, ia_f)
+        levels.append((idx[:k1] + ([x + di for x in idx[k2:]] if di else idx[k2:]),
+                       starts[:k1] + ([x + dr for x in starts[k2:]] if dr else starts[k2:]),
+                       ends[:k1] + ([x + dr for x in ends[k2:]] if dr else ends[k2:])))
+    mids: list[tuple[list[int], list[int], list[int]]] = [([], [], []) for _ in range(3)]
+    for j, item in enumerate(mid_items):
+        m_idx, m_starts, m_ends = mids[item.level if item.level < 2 else 2]
+        m_idx.append(ib + j)
+        m_starts.append(item.start)
+        m_ends.append(item.end)
+    for (idx, starts, ends), (m_idx, m_starts, m_ends), (o_idx, _, _) in \
+            zip(levels, mids, state.levels):
+        if m_idx:
+            k1 = bisect.bisect_left(o_idx, ib)
+            idx[k1:k1] = m_idx
+            starts[k1:k1] = m_starts
+            ends[k1:k1] = m_ends
+    total = state.total - sum(x.tokens for x in old_items[ib:ia_f]) + \
+        sum(x.tokens for x in mid_items)
+    remember_levels(items, levels, total)
+    return result, _State(source, lines, new_recs, counts, result, at, levels, total)
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
