@@ -70,11 +70,7 @@ def _total(c: tuple[int, int, int, int, int, int, int, int]) -> int:
 def _estimate_long(text: str) -> int:
     # the same integer counts as one scan of the whole text (pieces never span a
     # newline), so the float arithmetic and the result are identical
-    sums = [0] * 8
-    for line in text.split("\n"):
-        c = _line_counts(line)
-        for i in range(8):
-            sums[i] += c[i]
+    sums = [sum(column) for column in zip(*map(_line_counts, text.split("\n")))]
     sums[0] = text.count("\n")
     return _total(tuple(sums))
 
