@@ -250,6 +250,7 @@ class _State:
     at: tuple[list[int], list[int], list[int], list[int]]
     levels: list  # outline levels of analysis.items (see outline._levels)
     total: int  # token cost of all items
+    packaged: bool  # whether any node declares a package
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -333,7 +334,8 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
     levels = outline_levels(result.items)
     with _LOCK:
         _STATES[state_key] = _State(source, lines, recs, counts, result, _positions(recs),
-                                    levels, sum(it.tokens for it in result.items))
+                                    levels, sum(it.tokens for it in result.items),
+                                    any(r.chunk.package is not None for r in recs))
     return result
 
 
@@ -471,13 +473,15 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         if rec is not None:
             new_recs.append(rec)
     n_mid_recs = len(new_recs) - n_before
-    for rec in recs[first_after:]:
-        if delta_rows:
-            new_recs.append(_NodeRec(rec.key, rec.first + delta_rows, rec.last + delta_rows,
-                                     rec.start + delta, rec.end + delta, rec.chunk))
-        else:  # same lines: the placement stays valid
-            new_recs.append(_NodeRec(rec.key, rec.first, rec.last, rec.start + delta,
-                                     rec.end + delta, rec.chunk, rec.placed, rec.base))
+    new = tuple.__new__  # cheaper than _NodeRec(...): this runs per following node
+    if delta_rows:
+        new_recs.extend([new(_NodeRec, (r[0], r[1] + delta_rows, r[2] + delta_rows, r[3] + delta,
+                                        r[4] + delta, r[5], None, -1))
+                         for r in recs[first_after:]])
+    else:  # same lines: the placement stays valid
+        new_recs.extend([new(_NodeRec, (r[0], r[1], r[2], r[3] + delta, r[4] + delta, r[5],
+                                        r[6], r[7]))
+                         for r in recs[first_after:]])
     counts = dict(state.ident_counts)
     for rec in recs[n_before:first_after]:
         for name in rec.chunk.ident_set:
@@ -551,10 +555,15 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
     top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
     usages = old.usages[:ub] + tuple(mid_usages) + tail_usages
     package = None
-    for rec in new_recs:
-        chunk = rec.chunk
-        if chunk.items or chunk.imports or chunk.package is not None:
-            package = package or chunk.package
+    packaged = False  # some node declares a package (Go, Java): look at every node
+    if state.packaged or any(rec.chunk.package is not None
+                             for rec in new_recs[n_before:n_before + n_mid]):
+        for rec in new_recs:
+            chunk = rec.chunk
+            if chunk.package is not None:
+                packaged = True
+            if chunk.items or chunk.imports or chunk.package is not None:
+                package = package or chunk.package
     import_lines = frozenset(i for imp in imports for i in range(imp.start, imp.end + 1))
     result = Analysis(spec, lines, items, imports, package, top_starts, import_lines, usages,
                       counts)
@@ -582,7 +591,8 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
     total = state.total - sum(x.tokens for x in old_items[ib:ia_f]) + \
         sum(x.tokens for x in mid_items)
     remember_levels(items, levels, total)
-    return result, _State(source, lines, new_recs, counts, result, at, levels, total)
+    return result, _State(source, lines, new_recs, counts, result, at, levels, total,
+                          packaged)
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
