@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Mapping, Sequence
 
 from .analysis import Analysis, analyze
@@ -133,11 +133,15 @@ class NeighborPlan:
     demand: int  # cost of everything that could be selected
 
     def texts(self) -> list[tuple[NeighborFile, str]]:
+        return list(self._texts)
+
+    @cached_property
+    def _texts(self) -> tuple[tuple[NeighborFile, str], ...]:
         out = []
         for file, chosen in zip(self.files, self.selected):
             if chosen:
                 out.append((file, render(file.analysis.items, set(chosen))))
-        return out
+        return tuple(out)
 
 
 _ORDERS: dict = {}  # (files, distances) -> (their analyses, order): per keystroke,

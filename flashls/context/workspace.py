@@ -79,6 +79,7 @@ class Workspace:
         self._ignores: LRUCache = LRUCache(maxsize=1024)  # dir -> (stamp, spec | None)
         self._verdicts: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
         self._reals: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
+        self._globbed: LRUCache = LRUCache(maxsize=4096)  # relative path -> glob verdict
         self._relatives: LRUCache = LRUCache(maxsize=4096)  # (path, realpath) -> relative
         self.cache: TTLCache = TTLCache(maxsize=1024, ttl=BOUNDARY_TTL)  # imports.py
         self.reads = 0  # files actually read from disk (tests, benchmark)
@@ -138,9 +139,17 @@ class Workspace:
                           None)
         if named_root:
             candidates.add(Path(os.path.relpath(named, named_root)).as_posix())
-        if any(self._exclude.match_file(rel) for rel in candidates):
+        if any(self._glob_excluded(rel) for rel in candidates):
             return True
         return self.use_gitignore and self._git_ignored(real, root)
+
+    def _glob_excluded(self, rel: str) -> bool:
+        hit = self._globbed.get(rel)
+        if hit is None:
+            hit = bool(self._exclude.match_file(rel))
+            with self._lock:
+                self._globbed[rel] = hit
+        return hit
 
     def allowed(self, path: str) -> bool:
         """Inside the workspace and not excluded (content checks happen in `read`).
