@@ -232,3 +232,28 @@ def test_line_by_line_token_estimate_equals_one_scan():
         if rng.random() < 0.3:
             sample = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 2000)))
         assert estimate_tokens(sample) == _estimate_one_scan(sample), sample[:80]
+
+
+def test_enclosing_scopes_with_body_patterns_only_equal_all_patterns(monkeypatch):
+    from flashls.context import symbols
+    from flashls.context.languages import language_for
+    rng = random.Random(4)
+    for path in sorted(FIXTURES.rglob("*")):
+        spec = language_for("", str(path))
+        if not path.is_file() or spec is None:
+            continue
+        text = path.read_text()
+        source = text.encode()
+        tree = spec.parser().parse(source)
+        lines = symbols.split_lines(text)
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line.encode()) + 1)
+        for _ in range(40):
+            row = rng.randrange(len(lines))
+            byte = starts[row] + rng.randrange(len(lines[row].encode()) + 1)
+            got = symbols.enclosing_scopes(spec, tree, source, byte, row, lines)
+            with monkeypatch.context() as m:
+                m.setattr(symbols, "_with_body", symbols.compiled)
+                want = symbols.enclosing_scopes(spec, tree, source, byte, row, lines)
+            assert got == want, (path, row)
