@@ -525,7 +525,15 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
         if chunk.idents:
             mid_usages.append((rec.first, rec.last, chunk.ident_set, chunk.idents))
         if chunk.items or chunk.imports or chunk.package is not None:
-            placed = _place(chunk, rec.first, ib + len(mid_items))
+            base = ib + len(mid_items)
+            place_key = (rec.key, rec.first, base)
+            placed = _PLACED.get(place_key)  # nodes an edit hid and brought back
+            if placed is not None:
+                _memo_touch(_PLACED, place_key)
+            else:
+                placed = _place(chunk, rec.first, base)
+                with _LOCK:
+                    _memo_put(_PLACED, "placed", place_key, placed, rec.key)
             mid_items.extend(placed.items)
             mid_imports.extend(placed.imports)
             mid_tops.extend(placed.top_starts)
