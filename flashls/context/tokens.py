@@ -66,8 +66,15 @@ def _total(c: tuple[int, int, int, int, int, int, int, int]) -> int:
     return max(1, math.ceil(total - 1e-9))  # no float dust: 2.0000000001 is 2
 
 
+MEMO_MAX_CHARS = 1 << 16  # whole texts up to this size are memoized (256 of them)
+
+
 @lru_cache(maxsize=256)
-def _estimate_long(text: str) -> int:
+def _estimate_memo(text: str) -> int:
+    return _estimate_lines(text)
+
+
+def _estimate_lines(text: str) -> int:
     # the same integer counts as one scan of the whole text (pieces never span a
     # newline), so the float arithmetic and the result are identical
     sums = [sum(column) for column in zip(*map(_line_counts, text.split("\n")))]
@@ -85,7 +92,7 @@ def estimate_tokens(text: str) -> int:
     if not text:
         return 0
     if len(text) > SPLIT_CHARS:
-        return _estimate_long(text)
+        return _estimate_memo(text) if len(text) <= MEMO_MAX_CHARS else _estimate_lines(text)
     return _total(_counts(text))
 
 
