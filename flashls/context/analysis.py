@@ -17,17 +17,25 @@ import bisect
 import re
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Hashable, NamedTuple, Sequence
 
 from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
 
 from .languages import LanguageSpec
-from .outline import Item, build_items
+from .outline import Item, build_items, outline_levels, remember_levels
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+@lru_cache(maxsize=65536)
+def _line_idents(line: str) -> frozenset[str]:
+    """The distinct identifiers of a line (memoized: re-extracting an edited definition
+    rescans its unchanged lines)."""
+    return frozenset(_IDENT.findall(line))
 LEAD_LINES = 20
 _LEAD_CHARS = frozenset("#/;-*@")  # first characters of comment / attribute lines  # comment / attribute lines above a node that its rendering may read
 
@@ -60,6 +68,8 @@ class Analysis:
     import_lines: frozenset[int] = field(default=frozenset())
     # (first line, last line, identifiers, identifier -> relative rows) per top-level node
     usages: tuple[tuple[int, int, frozenset[str], dict[str, tuple[int, ...]]], ...] = ()
+    # identifier -> how many of `usages` use it (kept incrementally between versions)
+    ident_counts: dict[str, int] | None = field(default=None, compare=False, repr=False)
 
     def usage_distances(self, names: set[str], cursor_line: int, far: int) -> dict[str, int]:
         """Nearest use of each of `names` to the cursor line; uses on import lines
@@ -71,8 +81,16 @@ class Analysis:
         firsts = [u[0] for u in usages]
         below = bisect.bisect_right(firsts, cursor_line)  # first node starting after
         above = below - 1
-        pending = set(names)  # not final yet
+        counts = self.ident_counts
+        if counts is None:
+            counts = _ident_counts(usages)
+        # names used nowhere are never found; a name stops being looked for once the
+        # last node using it was visited (names used on import lines only would
+        # otherwise walk the whole file)
+        remaining = {n: c for n in names if (c := counts.get(n))}
+        pending = set(remaining)  # not final yet
         open_found: set[str] = set()  # found, but a nearer use may still come
+        done: list[str] = []
         while pending and (above >= 0 or below < len(usages)):
             lb_above = max(0, cursor_line - usages[above][1]) if above >= 0 else None
             lb_below = usages[below][0] - cursor_line if below < len(usages) else None
@@ -100,7 +118,23 @@ class Analysis:
                     d = abs(row - cursor_line) + (far if row in skip else 0)
                     if d < found.get(name, 1 << 62):
                         found[name] = d
+                left = remaining[name] - 1
+                remaining[name] = left
+                if not left:
+                    done.append(name)
+            if done:
+                pending.difference_update(done)
+                open_found.difference_update(done)
+                done.clear()
         return found
+
+
+def _ident_counts(usages) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for u in usages:
+        for name in u[2]:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 _LOCK = threading.RLock()
@@ -181,7 +215,7 @@ def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequenc
     last = min(node.end_point[0], len(lines) - 1)
     idents: dict[str, list[int]] = {}
     for row in range(first, last + 1):
-        for name in set(_IDENT.findall(lines[row])):
+        for name in _line_idents(lines[row]):
             idents.setdefault(name, []).append(row - first)
     return _Chunk(rel_items, rel_imports, top, package,
                   {k: tuple(v) for k, v in idents.items()}, frozenset(idents))
@@ -217,6 +251,14 @@ class _State:
     source: bytes
     lines: list[str]
     recs: list[_NodeRec]
+    ident_counts: dict[str, int]  # identifier -> how many nodes use it
+    analysis: Analysis  # of this version
+    # per node, how many items, imports, top-level starts and usages the nodes before
+    # it contribute (len(recs) + 1 entries each): where a node's share of each starts
+    at: tuple[list[int], list[int], list[int], list[int]]
+    levels: list  # outline levels of analysis.items (see outline._levels)
+    total: int  # token cost of all items
+    packaged: bool  # whether any node declares a package
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -243,7 +285,8 @@ def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[st
     return _NodeRec(key, first, last, start, end, chunk)
 
 
-def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec]) -> Analysis:
+def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec],
+              ident_counts: dict[str, int] | None = None) -> Analysis:
     """The file's analysis from its nodes' chunks (`recs` gets their placements)."""
     items: list[Item] = []
     imports: list[ImportRef] = []
@@ -276,7 +319,7 @@ def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec]) -> Ana
         package = package or chunk.package
     import_lines = frozenset(i for imp in imports for i in range(imp.start, imp.end + 1))
     return Analysis(spec, lines, tuple(items), tuple(imports), package, tuple(top_starts),
-                    import_lines, tuple(usages))
+                    import_lines, tuple(usages), ident_counts)
 
 
 def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
@@ -292,10 +335,40 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
     lines = split_lines(text)
     recs = [r for node in tree.root_node.children
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
-    if state_key is not None:
-        with _LOCK:
-            _STATES[state_key] = _State(source, lines, recs)
-    return _assemble(spec, lines, recs)
+    if state_key is None:
+        return _assemble(spec, lines, recs)
+    counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
+    result = _assemble(spec, lines, recs, counts)
+    levels = outline_levels(result.items)
+    with _LOCK:
+        _STATES[state_key] = _State(source, lines, recs, counts, result, _positions(recs),
+                                    levels, sum(it.tokens for it in result.items),
+                                    any(r.chunk.package is not None for r in recs))
+    return result
+
+
+def _shares(chunk: _Chunk) -> tuple[int, int, int, int]:
+    """Items, imports, top-level starts and usages a node contributes (`_assemble`)."""
+    if not chunk.items and not chunk.imports and chunk.package is None:
+        return 0, 0, 0, 1 if chunk.idents else 0
+    return (len(chunk.items), len(chunk.imports), len(chunk.top_starts),
+            1 if chunk.idents else 0)
+
+
+def _positions(recs: Sequence[_NodeRec]) -> tuple[list[int], list[int], list[int], list[int]]:
+    at: tuple[list[int], list[int], list[int], list[int]] = ([0], [0], [0], [0])
+    a, b, c, d = 0, 0, 0, 0
+    for rec in recs:
+        i, m, t, u = _shares(rec.chunk)
+        a += i
+        b += m
+        c += t
+        d += u
+        at[0].append(a)
+        at[1].append(b)
+        at[2].append(c)
+        at[3].append(d)
+    return at
 
 
 _BLOCK = 4096
@@ -331,6 +404,26 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     return k
 
 
+def _align(children: list, recs: list[_NodeRec], n_before: int, n_after: int, delta: int
+           ) -> tuple[int, int]:
+    """The longest runs of old nodes (at most `n_before` leading, `n_after` trailing)
+    whose byte ranges are those of the new tree's top-level nodes (shifted by `delta`
+    after the edit). Every kept node is checked."""
+    nc = len(children)
+    n_before = min(n_before, nc)
+    k = 0
+    while k < n_before and children[k].start_byte == recs[k].start and \
+            children[k].end_byte == recs[k].end:
+        k += 1
+    n_before = k
+    n_after = min(n_after, nc - n_before)
+    k = 0
+    while k < n_after and children[nc - 1 - k].start_byte == recs[-1 - k].start + delta and \
+            children[nc - 1 - k].end_byte == recs[-1 - k].end + delta:
+        k += 1
+    return n_before, k
+
+
 def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: bytes,
                          tree: Tree) -> tuple[Analysis, _State] | None:
     """Re-analyze only the top-level nodes an edit touched: nodes before the first
@@ -338,7 +431,7 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     (do a full pass) whenever the new tree does not line up with that picture."""
     old = state.source
     if old == source:
-        return _assemble(spec, state.lines, state.recs), state
+        return state.analysis, state
     p = _common_prefix(old, source)
     s = _common_suffix(old, source, min(len(old), len(source)) - p)
     delta = len(source) - len(old)
@@ -359,14 +452,16 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     children = tree.root_node.children
     n_after = len(recs) - first_after
     n_mid = len(children) - n_before - n_after
-    if n_mid < 0:
-        return None
-    if n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
-                     children[n_before - 1].start_byte != recs[n_before - 1].start):
-        return None
-    if n_after and (children[n_before + n_mid].start_byte != recs[first_after].start + delta or
-                    children[-1].end_byte != recs[-1].end + delta):
-        return None
+    if n_mid < 0 or (n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
+                                   children[n_before - 1].start_byte != recs[n_before - 1].start)
+                     ) or (n_after and (
+                         children[n_before + n_mid].start_byte != recs[first_after].start + delta
+                         or children[-1].end_byte != recs[-1].end + delta)):
+        # the tree's top level changed around the edit (error recovery swallowing or
+        # splitting nodes): keep the nodes that still line up, re-extract the rest
+        n_before, n_after = _align(children, recs, n_before, n_after, delta)
+        first_after = len(recs) - n_after
+        n_mid = len(children) - n_before - n_after
     # lines: patch the changed rows (plain "\n" text whose bytes are its characters)
     if len(text) == len(source) and b"\r" not in source and b"\r" not in old:
         row_new_end = row_p + source.count(b"\n", p, len(source) - s)
@@ -385,15 +480,135 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         rec = _chunk_rec(spec, tree, source, lines, node)
         if rec is not None:
             new_recs.append(rec)
-    for rec in recs[first_after:]:
-        if delta_rows:
-            new_recs.append(_NodeRec(rec.key, rec.first + delta_rows, rec.last + delta_rows,
-                                     rec.start + delta, rec.end + delta, rec.chunk))
-        else:  # same lines: the placement stays valid
-            new_recs.append(_NodeRec(rec.key, rec.first, rec.last, rec.start + delta,
-                                     rec.end + delta, rec.chunk, rec.placed, rec.base))
-    new_state = _State(source, lines, new_recs)
-    return _assemble(spec, lines, new_recs), new_state
+    n_mid_recs = len(new_recs) - n_before
+    new = tuple.__new__  # cheaper than _NodeRec(...): this runs per following node
+    if delta_rows:
+        new_recs.extend([new(_NodeRec, (r[0], r[1] + delta_rows, r[2] + delta_rows, r[3] + delta,
+                                        r[4] + delta, r[5], None, -1))
+                         for r in recs[first_after:]])
+    else:  # same lines: the placement stays valid
+        new_recs.extend([new(_NodeRec, (r[0], r[1], r[2], r[3] + delta, r[4] + delta, r[5],
+                                        r[6], r[7]))
+                         for r in recs[first_after:]])
+    counts = dict(state.ident_counts)
+    for rec in recs[n_before:first_after]:
+        for name in rec.chunk.ident_set:
+            left = counts[name] - 1
+            if left:
+                counts[name] = left
+            else:
+                del counts[name]
+    for rec in new_recs[n_before:n_before + n_mid_recs]:
+        for name in rec.chunk.ident_set:
+            counts[name] = counts.get(name, 0) + 1
+    return _splice(spec, state, source, lines, new_recs, counts, n_before, first_after,
+                   n_mid_recs, delta_rows)
+
+
+def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
+            new_recs: list[_NodeRec], counts: dict[str, int], n_before: int,
+            first_after: int, n_mid: int, dr: int) -> tuple[Analysis, _State]:
+    """The new analysis from the old one: the items (imports, top-level starts, usages,
+    outline levels) of the nodes before the edit are kept as they are, the edited
+    nodes' are placed, and the following nodes' are shifted by the lines the edit
+    added and by the items the edited nodes gained. Equal to `_assemble`'s result."""
+    old = state.analysis
+    ia, im, it, iu = state.at
+    ib, mb, tb, ub = ia[n_before], im[n_before], it[n_before], iu[n_before]
+    mid_items: list[Item] = []
+    mid_imports: list[ImportRef] = []
+    mid_tops: list[int] = []
+    mid_usages: list = []
+    at = (ia[:n_before + 1], im[:n_before + 1], it[:n_before + 1], iu[:n_before + 1])
+    for rec in new_recs[n_before:n_before + n_mid]:
+        chunk = rec.chunk
+        if chunk.idents:
+            mid_usages.append((rec.first, rec.last, chunk.ident_set, chunk.idents))
+        if chunk.items or chunk.imports or chunk.package is not None:
+            base = ib + len(mid_items)
+            place_key = (rec.key, rec.first, base)
+            placed = _PLACED.get(place_key)  # nodes an edit hid and brought back
+            if placed is not None:
+                _memo_touch(_PLACED, place_key)
+            else:
+                placed = _place(chunk, rec.first, base)
+                with _LOCK:
+                    _memo_put(_PLACED, "placed", place_key, placed, rec.key)
+            mid_items.extend(placed.items)
+            mid_imports.extend(placed.imports)
+            mid_tops.extend(placed.top_starts)
+        at[0].append(ib + len(mid_items))
+        at[1].append(mb + len(mid_imports))
+        at[2].append(tb + len(mid_tops))
+        at[3].append(ub + len(mid_usages))
+    ia_f, im_f, it_f, iu_f = ia[first_after], im[first_after], it[first_after], iu[first_after]
+    di = at[0][-1] - ia_f  # items the edited nodes gained
+    dm, dt, du = at[1][-1] - im_f, at[2][-1] - it_f, at[3][-1] - iu_f
+    for new_at, old_at, d in zip(at, state.at, (di, dm, dt, du)):
+        tail = old_at[first_after + 1:]
+        new_at.extend([x + d for x in tail] if d else tail)
+    new = tuple.__new__
+    old_items = old.items
+    if dr or di:
+        tail_items = tuple(
+            x if x[7] == -1 and not dr else
+            new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
+                       x[7] + di if x[7] != -1 else -1, x[8]))
+            for x in old_items[ia_f:])
+    else:
+        tail_items = old_items[ia_f:]
+    if dr:
+        tail_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + dr, i.end + dr)
+                             for i in old.imports[im_f:])
+        tail_tops = tuple(x + dr for x in old.top_starts[it_f:])
+        tail_usages = tuple((f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:])
+    else:
+        tail_imports = old.imports[im_f:]
+        tail_tops = old.top_starts[it_f:]
+        tail_usages = old.usages[iu_f:]
+    items = old_items[:ib] + tuple(mid_items) + tail_items
+    imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
+    top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
+    usages = old.usages[:ub] + tuple(mid_usages) + tail_usages
+    package = None
+    packaged = False  # some node declares a package (Go, Java): look at every node
+    if state.packaged or any(rec.chunk.package is not None
+                             for rec in new_recs[n_before:n_before + n_mid]):
+        for rec in new_recs:
+            chunk = rec.chunk
+            if chunk.package is not None:
+                packaged = True
+            if chunk.items or chunk.imports or chunk.package is not None:
+                package = package or chunk.package
+    import_lines = frozenset(i for imp in imports for i in range(imp.start, imp.end + 1))
+    result = Analysis(spec, lines, items, imports, package, top_starts, import_lines, usages,
+                      counts)
+    # outline levels: the same splice, per level
+    levels = []
+    for idx, starts, ends in state.levels:
+        k1 = bisect.bisect_left(idx, ib)
+        k2 = bisect.bisect_left(idx, ia_f)
+        levels.append((idx[:k1] + ([x + di for x in idx[k2:]] if di else idx[k2:]),
+                       starts[:k1] + ([x + dr for x in starts[k2:]] if dr else starts[k2:]),
+                       ends[:k1] + ([x + dr for x in ends[k2:]] if dr else ends[k2:])))
+    mids: list[tuple[list[int], list[int], list[int]]] = [([], [], []) for _ in range(3)]
+    for j, item in enumerate(mid_items):
+        m_idx, m_starts, m_ends = mids[item.level if item.level < 2 else 2]
+        m_idx.append(ib + j)
+        m_starts.append(item.start)
+        m_ends.append(item.end)
+    for (idx, starts, ends), (m_idx, m_starts, m_ends), (o_idx, _, _) in \
+            zip(levels, mids, state.levels):
+        if m_idx:
+            k1 = bisect.bisect_left(o_idx, ib)
+            idx[k1:k1] = m_idx
+            starts[k1:k1] = m_starts
+            ends[k1:k1] = m_ends
+    total = state.total - sum(x.tokens for x in old_items[ib:ia_f]) + \
+        sum(x.tokens for x in mid_items)
+    remember_levels(items, levels, total)
+    return result, _State(source, lines, new_recs, counts, result, at, levels, total,
+                          packaged)
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from tree_sitter import Language, Parser
@@ -105,5 +105,9 @@ def language_for(language_id: str = "", path: str = "") -> LanguageSpec | None:
     """The spec for an LSP languageId, falling back to the file extension."""
     if language_id in _BY_ID:
         return _BY_ID[language_id]
-    suffix = Path(path).suffix.lower()
-    return _BY_EXT.get(suffix)
+    return _by_path(path)
+
+
+@lru_cache(maxsize=4096)
+def _by_path(path: str) -> LanguageSpec | None:
+    return _BY_EXT.get(Path(path).suffix.lower())

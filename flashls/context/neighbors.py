@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Mapping, Sequence
 
 from .analysis import Analysis, analyze
@@ -133,18 +133,55 @@ class NeighborPlan:
     demand: int  # cost of everything that could be selected
 
     def texts(self) -> list[tuple[NeighborFile, str]]:
+        return list(self._texts)
+
+    @cached_property
+    def _texts(self) -> tuple[tuple[NeighborFile, str], ...]:
         out = []
         for file, chosen in zip(self.files, self.selected):
             if chosen:
                 out.append((file, render(file.analysis.items, set(chosen))))
-        return out
+        return tuple(out)
+
+
+_ORDERS: dict = {}  # (files, distances) -> (their analyses, order): per keystroke,
+# the neighbor files and the distances of their names rarely change
+_PLANS: dict = {}  # (files, id(order), budget) -> (analyses, order, plan)
+_DEMANDS: dict[int, tuple[Analysis, int]] = {}
+MEMO_ENTRIES = 64
+
+
+def _files_key(files: Sequence[NeighborFile]) -> tuple:
+    return tuple((f.path, f.source, id(f.analysis), f.rank) for f in files)
+
+
+def _same_analyses(files: Sequence[NeighborFile], analyses: tuple) -> bool:
+    return len(files) == len(analyses) and all(f.analysis is a for f, a in zip(files, analyses))
+
+
+def _bounded_put(memo: dict, key, value) -> None:
+    if len(memo) >= MEMO_ENTRIES:
+        memo.clear()
+    memo[key] = value
 
 
 def candidate_order(files: Sequence[NeighborFile], distances: Mapping[str, int]
                     ) -> list[tuple[int, int]]:
     """(file index, item index) in priority order: used symbols nearest the cursor
     first; then members of used containers (the methods of a class this file uses),
-    by the container's distance; then the rest, top-level first, in import order."""
+    by the container's distance; then the rest, top-level first, in import order.
+    Memoized (the same list is returned for the same inputs: do not mutate it)."""
+    key = (_files_key(files), frozenset(distances.items()))
+    hit = _ORDERS.get(key)
+    if hit is not None and _same_analyses(files, hit[0]):
+        return hit[1]
+    order = _candidate_order(files, distances)
+    _bounded_put(_ORDERS, key, (tuple(f.analysis for f in files), order))
+    return order
+
+
+def _candidate_order(files: Sequence[NeighborFile], distances: Mapping[str, int]
+                     ) -> list[tuple[int, int]]:
     ranked = []
     for f_index, file in enumerate(files):
         items = file.analysis.items
@@ -163,15 +200,37 @@ def candidate_order(files: Sequence[NeighborFile], distances: Mapping[str, int]
     return [(f, i) for _, f, i in ranked]
 
 
+def _signature_cost(analysis: Analysis) -> int:
+    hit = _DEMANDS.get(id(analysis))
+    if hit is not None and hit[0] is analysis:
+        return hit[1]
+    cost = sum(it.tokens for it in analysis.items if it.kind != "import")
+    if len(_DEMANDS) >= 4 * MEMO_ENTRIES:
+        _DEMANDS.clear()
+    _DEMANDS[id(analysis)] = (analysis, cost)
+    return cost
+
+
 def plan(files: Sequence[NeighborFile], order: Sequence[tuple[int, int]], budget: int
          ) -> NeighborPlan:
-    """Greedy whole-entry selection within `budget`, counting each file's label once."""
+    """Greedy whole-entry selection within `budget`, counting each file's label once.
+    Memoized per (files, order object, budget): the tiers ask again per keystroke."""
+    key = (_files_key(files), id(order), budget)
+    hit = _PLANS.get(key)
+    if hit is not None and hit[1] is order and _same_analyses(files, hit[0]):
+        return hit[2]
+    result = _plan(files, order, budget)
+    _bounded_put(_PLANS, key, (tuple(f.analysis for f in files), order, result))
+    return result
+
+
+def _plan(files: Sequence[NeighborFile], order: Sequence[tuple[int, int]], budget: int
+          ) -> NeighborPlan:
     chosen: list[set[int]] = [set() for _ in files]
     used = 0
     demand = 0
     for f_index, file in enumerate(files):
-        items = file.analysis.items
-        cost = sum(it.tokens for it in items if it.kind != "import")
+        cost = _signature_cost(file.analysis)
         if cost:
             demand += cost + part_overhead(file.source)
     for f_index, i_index in order:

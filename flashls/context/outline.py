@@ -264,6 +264,23 @@ def _levels(items: tuple[Item, ...]) -> list[tuple[list[int], list[int], list[in
     return levels
 
 
+def outline_levels(items: tuple[Item, ...]) -> list[tuple[list[int], list[int], list[int]]]:
+    """`_levels` (public: the incremental analysis splices them between versions)."""
+    return _levels(items)
+
+
+def remember_levels(items: tuple[Item, ...],
+                    levels: list[tuple[list[int], list[int], list[int]]], total: int) -> None:
+    """Levels and total cost of `items`, computed elsewhere (equal to what `_levels` and
+    `outline_demand` would compute)."""
+    if len(_LEVELS) > 32:
+        _LEVELS.clear()
+    _LEVELS[id(items)] = (items, levels)
+    if len(_TOTALS) > 32:
+        _TOTALS.clear()
+    _TOTALS[id(items)] = (items, total)
+
+
 def outline_order(items: tuple[Item, ...], window: tuple[int, int]) -> Iterator[int]:
     """Tier 2 priority: imports, then top-level signatures, then members, each nearest
     to the window first (ties: the one above). Items the window already shows are left

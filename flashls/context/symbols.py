@@ -276,6 +276,34 @@ def extract(spec: LanguageSpec, tree: Tree, source: bytes, text: str,
     return FileSymbols(spec.name, tuple(lines), tuple(defs), tuple(imports), package)
 
 
+_BODY_QUERIES: dict[tuple[str, str], Query | None] = {}
+
+
+def _has_capture(query: Query, pattern: int, capture: int) -> bool:
+    try:
+        quantifier = query.capture_quantifier(pattern, capture)
+    except SystemError:  # py-tree-sitter 0.26 raises for "not in this pattern"
+        return False
+    return quantifier in ("", "?", "*", "+")
+
+
+def _with_body(spec: LanguageSpec, kind: str) -> Query | None:
+    """The query `kind` with only its patterns that capture a @body (the others, such
+    as Python's module-level assignments, match all over the file and never hold the
+    cursor). A separate compilation: disabling patterns is per Query object."""
+    key = (spec.name, kind)
+    if key not in _BODY_QUERIES:
+        source = spec.query_source(kind)
+        query = Query(spec.grammar, source) if source else None
+        if query is not None:
+            body = [i for i in range(query.capture_count) if query.capture_name(i) == "body"]
+            for pattern in range(query.pattern_count):
+                if not any(_has_capture(query, pattern, b) for b in body):
+                    query.disable_pattern(pattern)
+        _BODY_QUERIES[key] = query
+    return _BODY_QUERIES[key]
+
+
 def enclosing_scopes(spec: LanguageSpec, tree: Tree, source: bytes,
                      byte: int, cursor_row: int, lines: list[str] | None = None
                      ) -> list[tuple[int, int]]:
@@ -297,7 +325,7 @@ def enclosing_scopes(spec: LanguageSpec, tree: Tree, source: bytes,
     lo = max(0, probe - 1)
     hi = min(len(source), probe + 1)
     for kind in ("definitions", "scopes"):
-        query = compiled(spec, kind)
+        query = _with_body(spec, kind)
         if query is None:
             continue
         cursor = QueryCursor(query)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 _SPACE_RUN = re.compile(r"[ \t]+")
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
@@ -34,26 +35,65 @@ _W_PUNCT_RUN = 1.05
 _W_NON_ASCII_CHAR = 1.0  # CJK and friends: about one token per character
 
 
+def _counts(text: str) -> tuple[int, int, int, int, int, int, int, int]:
+    """Integer piece counts of `text`: newlines, space runs, words, long-word extra
+    characters, punctuation runs, punctuation characters, digit groups, non-ASCII or
+    control characters. Pieces never span a newline, so the counts of a text are the
+    sums of the counts of its newline-terminated lines."""
+    words = _WORD.findall(text)
+    punct = _PUNCT.findall(text)
+    digits = _DIGITS.findall(text)
+    other = len(_NON_ASCII.findall(text)) if not text.isascii() or _CTRL.search(text) else 0
+    return (text.count("\n"), len(_SPACE_RUN.findall(text)), len(words),
+            sum(len(w) - 6 for w in words if len(w) > 6), len(punct), sum(map(len, punct)),
+            sum((len(d) + 2) // 3 for d in digits) if digits else 0, other)
+
+
+_line_counts = lru_cache(maxsize=65536)(_counts)
+SPLIT_CHARS = 512  # longer texts are counted line by line, each line memoized
+
+
+def _total(c: tuple[int, int, int, int, int, int, int, int]) -> int:
+    nl, spaces, words, long_extra, punct_runs, punct_chars, digit_groups, other = c
+    total = (_W_NEWLINE * nl
+             + _W_SPACE_RUN * spaces
+             + _W_WORD * words + _W_LONG_WORD_CHAR * long_extra
+             + _W_PUNCT_RUN * punct_runs + _W_PUNCT_CHAR * punct_chars)
+    if digit_groups:
+        total += _W_DIGIT_GROUP * digit_groups
+    if other:
+        total += _W_NON_ASCII_CHAR * other
+    return max(1, math.ceil(total - 1e-9))  # no float dust: 2.0000000001 is 2
+
+
+MEMO_MAX_CHARS = 1 << 16  # whole texts up to this size are memoized (256 of them)
+
+
+@lru_cache(maxsize=256)
+def _estimate_memo(text: str) -> int:
+    return _estimate_lines(text)
+
+
+def _estimate_lines(text: str) -> int:
+    # the same integer counts as one scan of the whole text (pieces never span a
+    # newline), so the float arithmetic and the result are identical
+    sums = [sum(column) for column in zip(*map(_line_counts, text.split("\n")))]
+    sums[0] = text.count("\n")
+    return _total(tuple(sums))
+
+
 def estimate_tokens(text: str) -> int:
     """Estimated DeepSeek tokens in `text` (0 for the empty string).
 
     Each kind of piece is counted by its own C-level regex scan; the pieces are
-    disjoint (newline, space run, camel-case hump, digit run, punctuation run, other)."""
+    disjoint (newline, space run, camel-case hump, digit run, punctuation run, other).
+    Long texts are counted per line (memoized: unchanged lines cost a lookup), and
+    whole long texts are memoized too (stable prompt parts repeat per keystroke)."""
     if not text:
         return 0
-    words = _WORD.findall(text)
-    long_extra = sum(len(w) - 6 for w in words if len(w) > 6)
-    punct = _PUNCT.findall(text)
-    total = (_W_NEWLINE * text.count("\n")
-             + _W_SPACE_RUN * len(_SPACE_RUN.findall(text))
-             + _W_WORD * len(words) + _W_LONG_WORD_CHAR * long_extra
-             + _W_PUNCT_RUN * len(punct) + _W_PUNCT_CHAR * sum(map(len, punct)))
-    digits = _DIGITS.findall(text)
-    if digits:
-        total += _W_DIGIT_GROUP * sum((len(d) + 2) // 3 for d in digits)
-    if not text.isascii() or _CTRL.search(text):
-        total += _W_NON_ASCII_CHAR * len(_NON_ASCII.findall(text))
-    return max(1, math.ceil(total - 1e-9))  # no float dust: 2.0000000001 is 2
+    if len(text) > SPLIT_CHARS:
+        return _estimate_memo(text) if len(text) <= MEMO_MAX_CHARS else _estimate_lines(text)
+    return _total(_counts(text))
 
 
 def fit_lines(lines: list[str], budget: int) -> int:

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 from functools import lru_cache
 from dataclasses import dataclass
@@ -171,9 +172,8 @@ def _prefix_start(spec: LanguageSpec | None, lines: Sequence[str], cursor_line: 
         row -= 1
         cost_from[row] = used
     earliest = row
-    for anchor in anchors(cursor_line, top_level_starts):
-        if anchor < earliest:
-            continue
+    candidates = anchors(cursor_line, top_level_starts)
+    for anchor in candidates[bisect.bisect_left(candidates, earliest):]:
         if spec is None or not scopes:
             return anchor, [], []
         headers, rows = _header_block(spec, lines, scopes, anchor)

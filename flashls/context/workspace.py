@@ -79,6 +79,8 @@ class Workspace:
         self._ignores: LRUCache = LRUCache(maxsize=1024)  # dir -> (stamp, spec | None)
         self._verdicts: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
         self._reals: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
+        self._globbed: LRUCache = LRUCache(maxsize=4096)  # relative path -> glob verdict
+        self._relatives: LRUCache = LRUCache(maxsize=4096)  # (path, realpath) -> relative
         self.cache: TTLCache = TTLCache(maxsize=1024, ttl=BOUNDARY_TTL)  # imports.py
         self.reads = 0  # files actually read from disk (tests, benchmark)
 
@@ -110,12 +112,19 @@ class Workspace:
     def relative(self, path: str) -> str:
         """Workspace-relative POSIX path (prefixed with the folder name when multi-root)."""
         real = self.real(path)
+        key = (path, real)  # a function of the resolved path (roots are fixed)
+        hit = self._relatives.get(key)
+        if hit is not None:
+            return hit
         root = self.root_of(real)
         if root is None:
-            return Path(path).name
-        rel = Path(os.path.relpath(real, root)).as_posix()
-        if len(self.roots) > 1:
-            rel = f"{Path(root).name}/{rel}"
+            rel = Path(path).name
+        else:
+            rel = Path(os.path.relpath(real, root)).as_posix()
+            if len(self.roots) > 1:
+                rel = f"{Path(root).name}/{rel}"
+        with self._lock:
+            self._relatives[key] = rel
         return rel
 
     def excluded(self, path: str) -> bool:
@@ -130,9 +139,17 @@ class Workspace:
                           None)
         if named_root:
             candidates.add(Path(os.path.relpath(named, named_root)).as_posix())
-        if any(self._exclude.match_file(rel) for rel in candidates):
+        if any(self._glob_excluded(rel) for rel in candidates):
             return True
         return self.use_gitignore and self._git_ignored(real, root)
+
+    def _glob_excluded(self, rel: str) -> bool:
+        hit = self._globbed.get(rel)
+        if hit is None:
+            hit = bool(self._exclude.match_file(rel))
+            with self._lock:
+                self._globbed[rel] = hit
+        return hit
 
     def allowed(self, path: str) -> bool:
         """Inside the workspace and not excluded (content checks happen in `read`).
