@@ -14,28 +14,19 @@ current document is analyzed from its own incremental tree (`ParsedDocument.tree
 from __future__ import annotations
 
 import bisect
-import re
 import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Hashable, NamedTuple, Sequence
 
 from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
 
 from .languages import LanguageSpec
+from .memo import line_identifiers
 from .outline import Item, build_items, outline_levels, remember_levels
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
 
-_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-
-
-@lru_cache(maxsize=65536)
-def _line_idents(line: str) -> frozenset[str]:
-    """The distinct identifiers of a line (memoized: re-extracting an edited definition
-    rescans its unchanged lines)."""
-    return frozenset(_IDENT.findall(line))
 LEAD_LINES = 20
 _LEAD_CHARS = frozenset("#/;-*@")  # first characters of comment / attribute lines  # comment / attribute lines above a node that its rendering may read
 
@@ -215,7 +206,7 @@ def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequenc
     last = min(node.end_point[0], len(lines) - 1)
     idents: dict[str, list[int]] = {}
     for row in range(first, last + 1):
-        for name in _line_idents(lines[row]):
+        for name in line_identifiers(lines[row]):  # memoized: unchanged lines are free
             idents.setdefault(name, []).append(row - first)
     return _Chunk(rel_items, rel_imports, top, package,
                   {k: tuple(v) for k, v in idents.items()}, frozenset(idents))

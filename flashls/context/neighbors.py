@@ -10,7 +10,6 @@ so the text of a file only changes when its selection does.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Mapping, Sequence
@@ -18,19 +17,15 @@ from typing import Mapping, Sequence
 from .analysis import Analysis, analyze
 from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
+from .memo import IDENT, line_identifiers
 from .outline import closure, render
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens
 from .workspace import Workspace
 
-_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_IDENT = IDENT
 IMPORT_LINE_DISTANCE = 100_000  # a name seen only on import lines: used, but far away
 MAX_NEIGHBOR_FILES = 24
-
-
-@lru_cache(maxsize=65536)
-def line_identifiers(line: str) -> frozenset[str]:
-    return frozenset(_IDENT.findall(line))
 
 
 def identifiers(text: str) -> frozenset[str]:

@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from .languages import LanguageSpec
+from .memo import CHUNK_MEMO_SIZE
 from .secrets import redact
 from .symbols import Definition, ImportRef
 from .tokens import estimate_tokens
@@ -165,7 +166,7 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
     return tuple(items)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=CHUNK_MEMO_SIZE)
 def _finish(lines: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """Redacted lines and their token cost (memoized: unchanged code costs nothing)."""
     if not lines:

@@ -17,6 +17,8 @@ import math
 import re
 from functools import lru_cache
 
+from .memo import LINE_MEMO_SIZE, TEXT_MEMO_SIZE
+
 _SPACE_RUN = re.compile(r"[ \t]+")
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 _DIGITS = re.compile(r"\d+")
@@ -49,7 +51,7 @@ def _counts(text: str) -> tuple[int, int, int, int, int, int, int, int]:
             sum((len(d) + 2) // 3 for d in digits) if digits else 0, other)
 
 
-_line_counts = lru_cache(maxsize=65536)(_counts)
+_line_counts = lru_cache(maxsize=LINE_MEMO_SIZE)(_counts)
 SPLIT_CHARS = 512  # longer texts are counted line by line, each line memoized
 
 
@@ -66,10 +68,10 @@ def _total(c: tuple[int, int, int, int, int, int, int, int]) -> int:
     return max(1, math.ceil(total - 1e-9))  # no float dust: 2.0000000001 is 2
 
 
-MEMO_MAX_CHARS = 1 << 16  # whole texts up to this size are memoized (256 of them)
+MEMO_MAX_CHARS = 1 << 16  # whole texts up to this size are memoized (TEXT_MEMO_SIZE of them)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=TEXT_MEMO_SIZE)
 def _estimate_memo(text: str) -> int:
     return _estimate_lines(text)
 

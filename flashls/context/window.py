@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .languages import LanguageSpec
+from .memo import LINE_MEMO_SIZE
 from .secrets import clean_split
 from .tokens import estimate_tokens
 
@@ -43,7 +44,7 @@ class Window:
     tokens: int  # estimate of prefix + suffix
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_MEMO_SIZE)
 def _line_cost(line: str) -> int:
     return estimate_tokens(line + "\n")
 

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 # (module, attribute): lru_cache'd functions or sized containers worth watching
 MODULE_CACHES = (
     ("flashls.context.window", "_line_cost"),
-    ("flashls.context.neighbors", "line_identifiers"),
+    ("flashls.context.memo", "line_identifiers"),
+    ("flashls.context.tokens", "_line_counts"),
+    ("flashls.context.tokens", "_estimate_memo"),
     ("flashls.context.neighbors", "part_overhead"),
     ("flashls.context.outline", "_finish"),
     ("flashls.context.outline", "_LEVELS"),
