@@ -161,7 +161,17 @@ def charts(results: dict, out: Path) -> list[str]:
     if raw:
         fig, ax = plt.subplots(figsize=(7, 4))
         series = [(k.replace("_ms", ""), v) for k, v in raw.items() if v]
-        ax.boxplot([v for _, v in series], vert=False)
+        lat = results["latency"]
+        debounces = sorted({r.get("debounce_ms", 0) for r in lat.values()
+                            if isinstance(r, dict) and r.get("debounce_ms")})
+        for debounce in debounces:  # the typing rows' baseline: debounce + bare call
+            series.append((f"bare + {debounce} ms debounce",
+                           [v + debounce for v in raw.get("bare_ms", [])]))
+        series = [(name, values) for name, values in series if values]
+        try:
+            ax.boxplot([v for _, v in series], orientation="horizontal")
+        except TypeError:  # matplotlib < 3.10
+            ax.boxplot([v for _, v in series], vert=False)
         ax.set_yticks(range(1, len(series) + 1), [k for k, _ in series])
         ax.set_xlabel("end-to-end ms (editor request → response; bare: HTTP call only)")
         ax.set_title("Latency: flashls vs a bare call to the same fake model")
