@@ -89,17 +89,21 @@ def report(results: dict, charts: list[str]) -> str:
                 "server-added after p50 / p99 ms | pipeline p50 / p99 ms | "
                 "end-to-end p50 ms | baseline p50 ms | ratio |",
                 "|---|---|---|---|---|---|---|---|"]
-        for name in ("small", "large_5000_lines", "small_typing", "large_5000_lines_typing"):
+        for name in ("small", "large_5000_lines", "large_5000_lines_after_pause",
+                     "small_typing", "large_5000_lines_typing"):
             r = lat.get(name)
             if not r:
                 continue
             debounce = r.get("debounce_ms", 0)
-            kind = f"typing, debounce {debounce} ms" if debounce else "invoked"
+            pause = r.get("pause_before_request_s") or 0
+            kind = (f"typing, debounce {debounce} ms" if debounce else
+                    f"invoked after a {pause * 1000:.0f} ms pause" if pause else "invoked")
             before = r.get("server_added_before_ms", r["added_before_upstream_ms"])
             after = r.get("server_added_after_ms", r["added_after_upstream_ms"])
             prep = r["pipeline_prepare_ms"]
             out.append(
-                f"| {kind} | {name.replace('_typing', '')} | {before['p50']} / {before['p99']}"
+                f"| {kind} | {name.split('_typing')[0].split('_after')[0]} | "
+                f"{before['p50']} / {before['p99']}"
                 f" | {after['p50']} / {after['p99']} | {prep['p50']} / {prep['p99']} | "
                 f"{r['end_to_end_ms']['p50']} | {round(bare['p50'] + debounce, 2)} | "
                 f"{r['end_to_end_vs_bare']} |")

@@ -37,9 +37,11 @@ TYPING_DEBOUNCE_MS = 75  # a fixed debounce in the range the adaptive one settle
 # (name, file lines, debounce): explicit invocations (debounce 0, nothing hides the
 # server's work) and automatic triggers while typing, where "before upstream" counts
 # only what the server adds beyond the deliberate debounce wait
-SCENARIOS = (("small", 40, 0), ("large_5000_lines", 5000, 0),
-             ("small_typing", 40, TYPING_DEBOUNCE_MS),
-             ("large_5000_lines_typing", 5000, TYPING_DEBOUNCE_MS))
+PAUSE_S = 0.3  # an explicit invocation usually follows a pause in the typing
+SCENARIOS = (("small", 40, 0, 0.0), ("large_5000_lines", 5000, 0, 0.0),
+             ("large_5000_lines_after_pause", 5000, 0, PAUSE_S),
+             ("small_typing", 40, TYPING_DEBOUNCE_MS, 0.0),
+             ("large_5000_lines_typing", 5000, TYPING_DEBOUNCE_MS, 0.0))
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -80,7 +82,7 @@ def load_{i}(path: str) -> list[Record{i}]:
 
 
 async def measure_flashls(fake: FakeDeepSeek, text: str, cursor_line: int, rounds: int,
-                          workdir: Path, debounce_ms: int = 0) -> dict:
+                          workdir: Path, debounce_ms: int = 0, pause_s: float = 0.0) -> dict:
     """`debounce_ms` 0: explicit invocations (nothing hides the server's work).
     Otherwise automatic triggers, as while typing, with that fixed debounce."""
     client = LanguageClient("bench", "1")
@@ -115,6 +117,8 @@ async def measure_flashls(fake: FakeDeepSeek, text: str, cursor_line: int, round
                 start=lsp.Position(line=line, character=col),
                 end=lsp.Position(line=line, character=col)), text="x")]))
         lines[line] += "x"
+        if pause_s:
+            await asyncio.sleep(pause_s)
         seen = len(fake.completion_requests())
         t0 = time.monotonic()
         await asyncio.wait_for(client.text_document_inline_completion_async(
@@ -199,13 +203,14 @@ def _run(rounds: int) -> dict:
             bare_before = statistics.median(bare_run["before_ms"])
             bare_after = statistics.median(bare_run["after_ms"])
             results["raw"] = {"bare_ms": bare}
-            for name, lines, debounce_ms in SCENARIOS:
+            for name, lines, debounce_ms, pause_s in SCENARIOS:
                 text = big_python_file(lines)
                 cursor = len(text.splitlines()) // 2
                 fake.reset()
-                m = asyncio.run(measure_flashls(fake, text, cursor, rounds, work, debounce_ms))
+                m = asyncio.run(measure_flashls(fake, text, cursor, rounds, work, debounce_ms,
+                                                pause_s))
                 results[name] = {
-                    "debounce_ms": debounce_ms,
+                    "debounce_ms": debounce_ms, "pause_before_request_s": pause_s,
                     "added_before_upstream_ms": stats(m["before_ms"]),
                     "added_after_upstream_ms": stats(m["after_ms"]),
                     # beyond what the bare call itself spends before/after the model

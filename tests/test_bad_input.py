@@ -336,3 +336,21 @@ async def test_pipelined_messages_take_effect_in_the_order_sent(raw, fake, tmp_p
                    {"settings": {"flashls": {**base, "actions": {"enable": enable}}}})
         answer = await raw.ask("textDocument/codeAction", params)
         assert bool(answer["result"]) is enable, (enable, answer)
+
+
+async def test_a_pause_after_typing_brings_the_syntax_tree_up_to_date(raw, tmp_path):
+    """Edits only mark the tree stale; without a request nobody reparsed it, so an
+    explicit invocation after a pause paid the reparse (up to tens of ms on a large,
+    broken file). A short pause now reparses in the background (every open document:
+    the other tests' documents were opened and never asked for a completion)."""
+    uri = (tmp_path / "idle.py").as_uri()
+    raw.open(uri, "def f(x):\n    return x\n")
+    await raw.command("flashls.debugStats")  # the open is handled
+    raw.change(uri, 2, (1, 12), (1, 12), " + (1")
+    for _ in range(100):
+        stats = (await raw.command("flashls.debugStats"))["result"]
+        if stats["staleTrees"] == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert stats["staleTrees"] == 0, stats
+    raw.close(uri)

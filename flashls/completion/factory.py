@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from ..context.assemble import AssembledContext, assemble_context, render_breakdown
+from ..context.assemble import (AssembledContext, assemble_context, prepare_document,
+                                render_breakdown)
 from ..context.recent import RecentEdits
 from ..context.syntax import ParsedDocument
 from ..context.workspace import Workspace, WorkspaceBoundary
@@ -38,6 +39,10 @@ class WorkspaceContext:
 
     def note_edit(self, uri: str, line: int) -> None:
         self.recent.note_edit(uri, line)
+
+    @staticmethod
+    def prepare(pdoc: ParsedDocument) -> None:
+        prepare_document(pdoc)
 
     def forget(self, uri: str) -> None:
         self.recent.forget(uri)

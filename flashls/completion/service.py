@@ -208,6 +208,14 @@ class CompletionEngine:
         if note is not None and line is not None:
             note(uri, line)
 
+    def prepare(self, uri: str) -> None:
+        """Idle time: let the context engine bring this document's tree and analysis
+        up to date before the next request needs them."""
+        pdoc = self.documents.get(uri)
+        prepare = getattr(self.context, "prepare", None)
+        if pdoc is not None and prepare is not None:
+            prepare(pdoc)
+
     def note_context_change(self) -> None:
         self.context_epoch += 1
 

@@ -66,6 +66,12 @@ def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
     return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri)
 
 
+def prepare_document(pdoc: ParsedDocument) -> None:
+    """Bring the document's tree and per-version analysis up to date now (a pause in
+    the typing), so the next request finds them instead of computing them."""
+    _current_analysis(pdoc)
+
+
 def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                      workspace: Workspace | None = None,
                      open_docs: Mapping[str, ParsedDocument] = {},

@@ -16,6 +16,8 @@ import importlib
 import tracemalloc
 from typing import TYPE_CHECKING, Any
 
+from ..context.syntax import MAX_PARSE_BYTES
+
 if TYPE_CHECKING:
     from .server import FlashServer
 
@@ -69,6 +71,9 @@ def debug_stats(server: "FlashServer") -> dict:
     context = getattr(engine, "context", None)
     out: dict[str, Any] = {
         "documents": len(session.documents),
+        "staleTrees": sum(1 for d in session.documents.values()  # parseable, not parsed
+                          if d.syntax is not None and d.syntax.dirty
+                          and len(d.doc.source_bytes) <= MAX_PARSE_BYTES),
         "unsynced": len(session.unsynced),
         "engine": dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else {},
         "cache": {"entries": len(cache), "bytes": getattr(cache, "approx_bytes", None)},

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("flashls")
 
 CONFIG_PULL_TIMEOUT_S = 5.0
+IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
 
 
 @lru_cache(maxsize=4)
@@ -116,6 +117,7 @@ class Session:
         self.settings = Settings()
         self.documents: dict[str, ParsedDocument] = {}
         self.unsynced: dict[str, str] = {}
+        self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
@@ -196,8 +198,12 @@ class Session:
         self.documents[uri] = pdoc
         self.unsynced.pop(uri, None)
         self.engine.note_context_change()
+        self._schedule_idle_parse(uri)  # the first parse is a full one: not on a request
 
     def close_document(self, uri: str) -> None:
+        handle = self._idle_parses.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
         self.documents.pop(uri, None)
         self.unsynced.pop(uri, None)
         self.engine.forget(uri)
@@ -212,6 +218,31 @@ class Session:
         last = changes[-1] if changes else None
         rng = getattr(last, "range", None)
         self.engine.note_edit(uri, rng.start.line if rng is not None else None)
+        self._schedule_idle_parse(uri)
+
+    def _schedule_idle_parse(self, uri: str) -> None:
+        """Edits only mark the tree stale; the reparse waits for a request. On a large
+        file with a broken line it can take tens of ms (tree-sitter's error recovery),
+        which an explicit invocation after a pause would wait for. A pause reparses now."""
+        handle = self._idle_parses.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._idle_parses[uri] = loop.call_later(IDLE_PARSE_S, self._idle_parse, uri)
+
+    def _idle_parse(self, uri: str) -> None:
+        self._idle_parses.pop(uri, None)
+        pdoc = self.documents.get(uri)
+        if pdoc is None or uri in self.unsynced:
+            return
+        try:
+            pdoc.tree()
+            self.engine.prepare(uri)
+        except Exception as err:  # a background nicety: never an error for the user
+            log.debug("idle reparse of %s failed: %s", uri, err)
 
     def locate(self, uri: str, position: lsp.Position) -> tuple[ParsedDocument, int] | None:
         """The document and string offset for a request, or None when we must not answer."""
