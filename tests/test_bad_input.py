@@ -354,3 +354,10 @@ async def test_a_pause_after_typing_brings_the_syntax_tree_up_to_date(raw, tmp_p
         await asyncio.sleep(0.05)
     assert stats["staleTrees"] == 0, stats
     raw.close(uri)
+
+
+async def test_startup_objects_are_kept_out_of_garbage_collections(raw):
+    """A full collection rescans every tracked object; the ~70,000 built at startup
+    live forever, so they are frozen once the client has initialized."""
+    stats = (await raw.command("flashls.debugStats"))["result"]
+    assert stats["gcFrozen"] > 10_000, stats["gcFrozen"]

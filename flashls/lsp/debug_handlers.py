@@ -81,6 +81,7 @@ def debug_stats(server: "FlashServer") -> dict:
         "generations": sum(len(g) for g in getattr(engine, "_generations", {}).values()),
         "inFlight": session.events.in_flight,
         "tasks": len(asyncio.all_tasks()),
+        "gcFrozen": gc.get_freeze_count(),  # startup objects kept out of collections
         "protocolPending": {name: len(getattr(server.protocol, name, ()))
                             for name in ("_request_futures", "_result_types")},
         "moduleCaches": module_cache_sizes(),

@@ -8,6 +8,7 @@ builtin pygls text-sync handlers are bypassed.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from functools import partial
 from typing import Any
@@ -94,6 +95,14 @@ class FlashProtocol(LanguageServerProtocol):
         return message
 
 
+def freeze_startup_objects() -> None:
+    """Everything imported and built at startup lives as long as the process; left in
+    the collector's generations, every full collection rescans it (~70,000 objects,
+    15-30 ms: a pause that lands on whichever keystroke triggers it)."""
+    gc.collect()
+    gc.freeze()
+
+
 def _is_request(data: Any) -> bool:
     """A JSON-RPC message that expects an answer: a method and a usable id."""
     return (isinstance(data, dict) and "jsonrpc" in data and "method" in data
@@ -137,6 +146,7 @@ def create_server() -> FlashServer:
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: FlashServer, params: lsp.InitializedParams) -> None:
+        freeze_startup_objects()
         await session.pull_settings()
 
     @server.feature(lsp.SHUTDOWN)
