@@ -48,18 +48,7 @@ local function client_of(ctx)
   return client
 end
 
---- `workspace/executeCommand` straight to `client`; `on_result(result)` on success.
-local function send(client, command, arguments, bufnr, on_result)
-  util.request(client, 'workspace/executeCommand', { command = command, arguments = arguments },
-    function(err, result)
-      if err then
-        vim.notify(('flashls: %s failed: %s'):format(command, err.message or vim.inspect(err)),
-          vim.log.levels.ERROR)
-        return
-      end
-      on_result(result)
-    end, bufnr)
-end
+local send = util.execute_command -- straight to the client the action came from
 
 local function rewritten(result)
   -- {applied, model, failureReason?}; the server itself warns when not applied.

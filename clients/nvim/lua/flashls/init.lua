@@ -268,18 +268,7 @@ function M.execute(command, argument, on_result, bufnr)
   if not client then
     return false
   end
-  local arguments = argument == nil and {} or { argument }
-  util.request(client, 'workspace/executeCommand', { command = command, arguments = arguments },
-    function(err, result)
-      if err then
-        vim.notify(('flashls: %s failed: %s'):format(command, err.message or vim.inspect(err)),
-          vim.log.levels.ERROR)
-        return
-      end
-      if on_result then
-        on_result(result)
-      end
-    end, bufnr)
+  util.execute_command(client, command, argument == nil and {} or { argument }, bufnr, on_result)
   return true
 end
 

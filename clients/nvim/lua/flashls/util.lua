@@ -38,6 +38,22 @@ function M.exec_cmd(client, command, bufnr)
   }, function() end, bufnr)
 end
 
+--- `workspace/executeCommand` of one of our commands; a failure is told once, by
+--- name; `on_result(result)` (optional) on success.
+function M.execute_command(client, command, arguments, bufnr, on_result)
+  return M.request(client, 'workspace/executeCommand', { command = command, arguments = arguments },
+    function(err, result)
+      if err then
+        vim.notify(('flashls: %s failed: %s'):format(command, err.message or vim.inspect(err)),
+          vim.log.levels.ERROR)
+        return
+      end
+      if on_result then
+        on_result(result)
+      end
+    end, bufnr)
+end
+
 --- The flashls client attached to `bufnr` (default current), or nil.
 function M.client(bufnr)
   local clients = vim.lsp.get_clients({ name = 'flashls', bufnr = bufnr or 0 })
