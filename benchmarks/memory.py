@@ -18,14 +18,12 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
 from benchmarks.latency import big_python_file
+from flashls.lsp.debug_handlers import rss_kb
 from tests.fake_deepseek import FakeDeepSeek, Reply
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    return (rss_kb(pid) or 0) / 1024
 
 
 async def measure(files: int, lines_per_file: int) -> dict:

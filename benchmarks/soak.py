@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from flashls.lsp.debug_handlers import rss_kb as process_rss_kb
+
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_COMMAND = [sys.executable, "-m", "flashls"]
 
@@ -231,12 +233,7 @@ def open_sockets(pid: int) -> int:
 
 
 def rss_kb(pid: int) -> int:
-    """Resident set size of a process, from /proc (no psutil needed)."""
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+    return process_rss_kb(pid) or 0
 
 
 

@@ -201,9 +201,7 @@ class Session:
         self._schedule_idle_parse(uri)  # the first parse is a full one: not on a request
 
     def close_document(self, uri: str) -> None:
-        handle = self._idle_parses.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
+        self._cancel_idle_parse(uri)
         self.documents.pop(uri, None)
         self.unsynced.pop(uri, None)
         self.engine.forget(uri)
@@ -224,14 +222,17 @@ class Session:
         """Edits only mark the tree stale; the reparse waits for a request. On a large
         file with a broken line it can take tens of ms (tree-sitter's error recovery),
         which an explicit invocation after a pause would wait for. A pause reparses now."""
-        handle = self._idle_parses.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
+        self._cancel_idle_parse(uri)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
         self._idle_parses[uri] = loop.call_later(IDLE_PARSE_S, self._idle_parse, uri)
+
+    def _cancel_idle_parse(self, uri: str) -> None:
+        handle = self._idle_parses.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
 
     def _idle_parse(self, uri: str) -> None:
         self._idle_parses.pop(uri, None)
@@ -239,8 +240,7 @@ class Session:
         if pdoc is None or uri in self.unsynced:
             return
         try:
-            pdoc.tree()
-            self.engine.prepare(uri)
+            self.engine.prepare(uri)  # the tree, then the per-version analysis
         except Exception as err:  # a background nicety: never an error for the user
             log.debug("idle reparse of %s failed: %s", uri, err)
 
