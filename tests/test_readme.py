@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs_check import shell_commands, tomllib
+from tests.docs_check import check_shell, shell_commands, tomllib
 
 pytestmark = pytest.mark.skipif(tomllib is None, reason="needs tomllib (Python 3.11+)")
 
@@ -39,6 +39,11 @@ def test_first_lines_give_the_two_commands():
     assert INSTALL_AND_RUN in head
     assert TEST_COMMAND in head
     assert "npm ci" in "\n".join(README.splitlines()[:20])
+
+
+def test_the_two_commands_pass_the_snippet_checks():
+    assert check_shell(INSTALL_AND_RUN) == []
+    assert check_shell(TEST_COMMAND) == []
 
 
 def test_the_readme_test_command_is_what_ci_runs():
