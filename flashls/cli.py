@@ -11,6 +11,7 @@ import sys
 from typing import Callable
 
 from . import __version__
+from .docs_links import HELP_PREFIX, help_epilog
 
 # name -> (help, add_arguments, run); filled by the modules that own each command
 SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
@@ -36,10 +37,20 @@ def _load_subcommands() -> None:
                 raise
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Wraps as usual, except the docs link: a path broken at a hyphen cannot be copied."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith(HELP_PREFIX):
+            return indent + text
+        return super()._fill_text(text, width, indent)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="flashls", description="AI inline completions and code actions over LSP "
-        "(DeepSeek Flash). With no subcommand, speaks LSP on stdio.")
+        prog="flashls", formatter_class=_HelpFormatter, description="AI inline completions and code actions over LSP "
+        "(DeepSeek Flash). With no subcommand, speaks LSP on stdio.",
+        epilog=help_epilog(None))
     parser.add_argument("--version", action="version", version=f"flashls {__version__}")
     parser.add_argument("--stdio", action="store_true", help="speak LSP on stdio (default)")
     parser.add_argument("--tcp", action="store_true", help="speak LSP over TCP on 127.0.0.1")
@@ -47,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=2087, help="TCP port (with --tcp)")
     subs = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (help_text, add_arguments, _run) in sorted(SUBCOMMANDS.items()):
-        sub = subs.add_parser(name, help=help_text, description=help_text)
+        sub = subs.add_parser(name, help=help_text, description=help_text,
+                              epilog=help_epilog(name), formatter_class=_HelpFormatter)
         add_arguments(sub)
     return parser
 

@@ -5,7 +5,7 @@ punctuation runs, spaces, newlines) and each kind of piece is weighted by how ma
 tokens it costs on average. The weights were fitted by least squares against the
 DeepSeek-V4 tokenizer on ~550 KB of Python, JS/TS, Go, Rust, Java and C/C++ (40-line
 chunks): the estimate / real ratio has mean 1.02, p5 0.94, p95 1.09 (plain chars/3.5:
-mean 1.08, p5 0.83, p95 1.41). See docs/sections/context.md for the numbers.
+mean 1.08, p5 0.83, p95 1.41). See docs/how-it-works/context.md for the numbers.
 
 The estimate is additive over newline-terminated lines (no piece spans a line break),
 so the cost of whole-line entries can be summed without re-counting the joined text.
