@@ -98,7 +98,7 @@ class UsageSettings:
     prices: dict = setting(
         DEFAULT_PRICES, "USD per 1M tokens per model: {model: {offPeak: [cacheHit, "
         "cacheMiss, output], peak: [...]}}. Self-hosted providers (openai, llamacpp, "
-        "ollama) cost zero unless their model is listed here.")
+        "ollama) cost zero unless a table you set lists their model.")
 
 
 @dataclass(frozen=True)
@@ -143,12 +143,15 @@ class Settings:
         return self.base_url
 
     def price_table(self) -> dict:
-        """`usage.prices`, where a self-hosted provider's unlisted model costs zero."""
-        prices = dict(self.usage.prices)
-        if self.provider not in HOSTED and self.model not in prices:
-            zero = [0.0, 0.0, 0.0]
-            for model in (self.model, self.strong_model):
-                prices.setdefault(model, {"offPeak": zero, "peak": zero})
+        """`usage.prices` for the ledger. A self-hosted provider's models cost zero
+        unless the user set a price table that lists them (DeepSeek's default prices
+        are for its hosted API, not for Flash served on your own GPUs)."""
+        if self.provider in HOSTED:
+            return dict(self.usage.prices)
+        prices = {} if self.usage.prices == DEFAULT_PRICES else dict(self.usage.prices)
+        zero = [0.0, 0.0, 0.0]
+        for model in (self.model, self.strong_model):
+            prices.setdefault(model, {"offPeak": zero, "peak": zero})
         return prices
 
     def __repr__(self) -> str:  # never print the key
