@@ -247,7 +247,7 @@ def _check(spec: SettingSpec, value: Any) -> Any:
         if not isinstance(value, dict):
             raise SettingError(spec.key, "expected an object")
         if spec.key == "headers":
-            _check_headers(spec.key, value)
+            check_headers(value, spec.key)
         return dict(value)
     if spec.minimum is not None and value < spec.minimum:
         raise SettingError(spec.key, f"{value} is below the minimum {spec.minimum:g}")
@@ -259,7 +259,7 @@ def _check(spec: SettingSpec, value: Any) -> Any:
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 
-def _check_headers(key: str, value: Mapping[str, Any]) -> None:
+def check_headers(value: Mapping[str, Any], key: str = "headers") -> None:
     """Header names must be HTTP tokens and values single-line strings: anything else
     would fail every request (or smuggle a second header)."""
     for name, header in value.items():

@@ -111,6 +111,21 @@ async def test_the_run_is_bounded_in_requests(tmp_path):
     assert report["stoppedEarly"] == "request limit reached"
 
 
+async def test_the_run_is_bounded_in_time(tmp_path):
+    """A run out of time stops taking requests mid-step: the fake's log, not a clock,
+    shows that the ramp did not run to the end."""
+    write_repo(tmp_path)
+    with FakeProvider("ollama", lambda r: Reply(text="x", first_token_delay_s=0.2),
+                      models=("m",)) as fake:
+        opts = LoadOptions(root=str(tmp_path), provider="ollama", base_url=fake.url, model="m",
+                           max_concurrency=64, max_requests=10_000, max_seconds=1.0,
+                           long_requests=1, repeat=5, requests_per_dev_hour=300)
+        report = await loadtest(opts, say=lambda _: None)
+        sent = len(fake.completion_requests())
+    assert report["stoppedEarly"] == "time limit reached"
+    assert sent == report["requestsSent"] < 100  # a full ramp to 64 would send ~500
+
+
 async def test_long_input_errors_are_reported(tmp_path):
     write_repo(tmp_path)
     def responder(req):
@@ -159,7 +174,11 @@ def test_cli_writes_json_and_chart_with_the_flag(tmp_path, capsys):
     (["--max-concurrency", "0"], "--max-concurrency"),
     (["--base-url", "ftp://x"], "http(s)"),
     (["--fim-template", "nope"], "--fim-template"),
+    (["--header", "X Bad=1"], "not a valid HTTP header name"),
 ])
 def test_cli_rejects_bad_options(tmp_path, capsys, argv, message):
-    code = main(["loadtest", str(tmp_path), "--provider", "ollama", *argv])
+    try:
+        code = main(["loadtest", str(tmp_path), "--provider", "ollama", *argv])
+    except SystemExit as exit_:  # argparse's own rejection
+        code = exit_.code
     assert code == 2 and message in capsys.readouterr().err

@@ -34,7 +34,7 @@ from ..context.workspace import Workspace
 from ..model.catalog import API_KEY_ENV, DEFAULT_BASE_URLS, PROVIDERS, is_paid
 from ..model.providers import ModelClient, ProviderConfig
 from ..model.types import AuthError, BalanceError, ContextFile, FimRequest, ModelError
-from ..settings import DEFAULT_EXCLUDE, DEFAULT_PRICES, Settings
+from ..settings import DEFAULT_EXCLUDE, DEFAULT_PRICES, SettingError, Settings, check_headers
 from ..usage.ledger import Ledger, LedgerError, resolve_path
 from ..usage.pricing import price_for
 from . import loadtest_report as report_mod
@@ -87,6 +87,7 @@ class Budget:
         self.clock = clock
         self.deadline = clock() + max_seconds
         self.stopped: str | None = None
+        self.sent = 0  # requests that actually went out
 
     def take(self, wanted: int) -> int:
         if self.clock() >= self.deadline:
@@ -171,8 +172,10 @@ async def one(client: ModelClient, request: FimRequest, timeout_s: float) -> Sam
 
 
 async def run_closed_loop(client: ModelClient, requests: Sequence[FimRequest], total: int,
-                          concurrency: int, timeout_s: float) -> Step:
-    """`concurrency` workers sending `total` requests back to back."""
+                          concurrency: int, timeout_s: float,
+                          budget: Budget | None = None) -> Step:
+    """`concurrency` workers sending `total` requests back to back; they stop taking
+    new ones once the run's time is up."""
     source = itertools.cycle(requests)
     queue: asyncio.Queue[FimRequest] = asyncio.Queue()
     for _ in range(total):
@@ -180,11 +183,13 @@ async def run_closed_loop(client: ModelClient, requests: Sequence[FimRequest], t
     step = Step(concurrency, 0.0)
 
     async def worker() -> None:
-        while True:
+        while budget is None or not budget.out_of_time():
             try:
                 request = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
+            if budget is not None:
+                budget.sent += 1
             step.samples.append(await one(client, request, timeout_s))
 
     started = time.perf_counter()
@@ -206,7 +211,7 @@ async def long_input_test(client, opts, base, budget, say) -> dict[str, Any] | N
     request = long_request(base, opts)
     tokens = estimate_tokens(request.prompt + request.suffix)
     say(f"loadtest: long input, ~{tokens} tokens, {n} request(s)")
-    step = await run_closed_loop(client, [request], n, 1, opts.timeout_s)
+    step = await run_closed_loop(client, [request], n, 1, opts.timeout_s, budget)
     summary = step.summary()
     errors = sorted({s.error for s in step.samples if s.error})
     return {"promptTokens": tokens, "requests": n, "errors": summary["errors"],
@@ -223,7 +228,7 @@ async def ramp_test(client, opts, requests, budget, say) -> list[dict[str, Any]]
         n = budget.take(max(MIN_STEP_REQUESTS, concurrency * REQUESTS_PER_WORKER))
         if n < concurrency:
             break
-        step = await run_closed_loop(client, requests, n, concurrency, opts.timeout_s)
+        step = await run_closed_loop(client, requests, n, concurrency, opts.timeout_s, budget)
         summary = step.summary()
         steps.append(summary)
         say(f"loadtest: concurrency {concurrency:>3}: {summary['requests']} requests, "
@@ -241,7 +246,7 @@ async def stability_test(client, opts, request, concurrency, budget, say) -> dic
     if not n:
         return None
     say(f"loadtest: the same request x{n} at concurrency {concurrency}")
-    step = await run_closed_loop(client, [request], n, concurrency, opts.timeout_s)
+    step = await run_closed_loop(client, [request], n, concurrency, opts.timeout_s, budget)
     return report_mod.stability(step.samples)
 
 
@@ -312,7 +317,7 @@ async def loadtest(opts: LoadOptions, *, say: Callable[[str], None] | None = Non
         report["stability"] = await stability_test(client, opts, requests[0], knee, budget, say)
     finally:
         await client.aclose()
-    report["requestsSent"] = opts.max_requests - budget.left
+    report["requestsSent"] = budget.sent
     report["stoppedEarly"] = budget.stopped
     return report
 
@@ -320,9 +325,14 @@ async def loadtest(opts: LoadOptions, *, say: Callable[[str], None] | None = Non
 # -- command line -------------------------------------------------------------------
 def _header(value: str) -> tuple[str, str]:
     name, sep, header = value.partition("=")
-    if not sep or not name.strip():
+    name = name.strip()
+    try:
+        check_headers({name: header})
+    except SettingError as err:
+        raise argparse.ArgumentTypeError(str(err).replace("flashls.headers: ", "")) from None
+    if not sep:
         raise argparse.ArgumentTypeError("expected NAME=VALUE")
-    return name.strip(), header
+    return name, header
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
