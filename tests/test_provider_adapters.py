@@ -256,3 +256,17 @@ async def test_switching_provider_swaps_the_adapter_and_the_wire_format():
         assert ollama.completion_requests()[0].path == "/api/generate"
         assert llama.completion_requests()[0].path == "/infill"
         assert llama.completion_requests()[1].headers["authorization"] == "Bearer new-key"
+
+
+async def test_deepseek_gets_the_gateway_headers_too():
+    from tests.fake_deepseek import FakeDeepSeek
+    with FakeDeepSeek(lambda r: Reply(text="ok")) as ds:
+        c = ModelClient(ProviderConfig("deepseek", ds.url, "sk-ds-1", (("X-Team", "blue"),)))
+        try:
+            assert (await c.generate(FimRequest("deepseek-flash", "a", "b", 4),
+                                     timeout_s=5)).text == "ok"
+        finally:
+            await c.aclose()
+        (req,) = ds.completion_requests()
+    assert req.headers["x-team"] == "blue" and req.headers["authorization"] == "Bearer sk-ds-1"
+    assert req.path == "/beta/completions"
