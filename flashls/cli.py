@@ -29,7 +29,8 @@ def _load_subcommands() -> None:
     """Import the modules that register subcommands (kept lazy for a fast LSP start)."""
     import importlib
     for module in ("flashls.tools.context_cli", "flashls.tools.stats_cli",
-                   "flashls.tools.doctor", "flashls.tools.evaluate"):
+                   "flashls.tools.doctor", "flashls.tools.evaluate",
+                   "flashls.tools.loadtest"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as err:

@@ -13,6 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, get_args, get_origin, get_type_hints
 
+from .model import fim
+from .model.catalog import API_KEY_ENV, DEFAULT_BASE_URLS, HOSTED, PROVIDERS
+
 SECTION = "flashls"
 
 
@@ -72,6 +75,10 @@ class CompletionSettings:
         enum=("auto", "always", "never"))
     speculate: bool = setting(
         False, "After a suggestion is accepted, prefetch the next one while idle.")
+    fim_template: str | dict = setting(
+        "auto", "FIM prompt template for providers that need one (openai; stops and "
+        "token stripping for all): auto (from the model name), a preset (deepseek, qwen, "
+        "codellama, starcoder, codestral) or {prefix, suffix, middle, fileSeparator}.")
 
 
 @dataclass(frozen=True)
@@ -90,15 +97,28 @@ class UsageSettings:
         False, "Also store prompts and suggestions in the ledger (off: only counts).")
     prices: dict = setting(
         DEFAULT_PRICES, "USD per 1M tokens per model: {model: {offPeak: [cacheHit, "
-        "cacheMiss, output], peak: [...]}}.")
+        "cacheMiss, output], peak: [...]}}. Self-hosted providers (openai, llamacpp, "
+        "ollama) cost zero unless a table you set lists their model.")
 
 
 @dataclass(frozen=True)
 class Settings:
-    base_url: str = setting("https://api.deepseek.com", "DeepSeek API base URL.")
+    provider: str = setting(
+        "deepseek", "Wire format of the model server: deepseek (hosted API), openai "
+        "(OpenAI-compatible: vLLM, SGLang, LM Studio, gateways), llamacpp (llama-server), "
+        "ollama, mistral (Codestral).", enum=PROVIDERS)
+    base_url: str = setting(
+        "https://api.deepseek.com", "API base URL. Left at the DeepSeek default with "
+        "another provider: that provider's default (openai http://127.0.0.1:8000/v1, "
+        "llamacpp http://127.0.0.1:8080, ollama http://127.0.0.1:11434, mistral "
+        "https://api.mistral.ai/v1).")
     api_key: str = setting(
-        "", "DeepSeek API key. Empty: the DEEPSEEK_API_KEY environment variable.",
-        secret=True)
+        "", "API key. Empty: the provider's environment variable (DEEPSEEK_API_KEY, "
+        "OPENAI_API_KEY, LLAMA_API_KEY, OLLAMA_API_KEY, MISTRAL_API_KEY); optional for "
+        "local servers.", secret=True)
+    headers: dict = setting(
+        {}, "Extra HTTP headers sent with every model request (e.g. for a gateway): "
+        "{name: value}.", secret=True)
     model: str = setting("deepseek-flash", "Model for completions and first-try actions.")
     strong_model: str = setting(
         "deepseek-v4-pro", "Model a failed code action escalates to.")
@@ -112,8 +132,27 @@ class Settings:
         enum=("error", "warning", "info", "debug"))
 
     def effective_api_key(self) -> str:
-        """The key from settings, else from the environment."""
-        return self.api_key or os.environ.get("DEEPSEEK_API_KEY", "")
+        """The key from settings, else from the provider's environment variable."""
+        return self.api_key or os.environ.get(API_KEY_ENV.get(self.provider,
+                                                              "DEEPSEEK_API_KEY"), "")
+
+    def effective_base_url(self) -> str:
+        """`baseUrl`, or the provider's default while it is left at DeepSeek's."""
+        if self.provider != "deepseek" and self.base_url == DEFAULT_BASE_URLS["deepseek"]:
+            return DEFAULT_BASE_URLS.get(self.provider, self.base_url)
+        return self.base_url
+
+    def price_table(self) -> dict:
+        """`usage.prices` for the ledger. A self-hosted provider's models cost zero
+        unless the user set a price table that lists them (DeepSeek's default prices
+        are for its hosted API, not for Flash served on your own GPUs)."""
+        if self.provider in HOSTED:
+            return dict(self.usage.prices)
+        prices = {} if self.usage.prices == DEFAULT_PRICES else dict(self.usage.prices)
+        zero = [0.0, 0.0, 0.0]
+        for model in (self.model, self.strong_model):
+            prices.setdefault(model, {"offPeak": zero, "peak": zero})
+        return prices
 
     def __repr__(self) -> str:  # never print the key
         return f"Settings(model={self.model!r}, base_url={self.base_url!r}, ...)"
@@ -195,6 +234,11 @@ def _check(spec: SettingSpec, value: Any) -> Any:
                 spec.key, f"{value!r} is not one of {', '.join(spec.enum)}")
         if spec.key == "baseUrl" and not re.match(r"^https?://[^\s/]+", value):
             raise SettingError(spec.key, f"{value!r} is not an http(s) URL")
+    elif spec.key == "completion.fimTemplate":
+        try:
+            return fim.check_setting(value)
+        except fim.TemplateError as err:
+            raise SettingError(spec.key, str(err)) from None
     elif base is list:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise SettingError(spec.key, "expected a list of strings")
@@ -202,12 +246,27 @@ def _check(spec: SettingSpec, value: Any) -> Any:
     elif base is dict:
         if not isinstance(value, dict):
             raise SettingError(spec.key, "expected an object")
+        if spec.key == "headers":
+            check_headers(value, spec.key)
         return dict(value)
     if spec.minimum is not None and value < spec.minimum:
         raise SettingError(spec.key, f"{value} is below the minimum {spec.minimum:g}")
     if spec.maximum is not None and value > spec.maximum:
         raise SettingError(spec.key, f"{value} is above the maximum {spec.maximum:g}")
     return value
+
+
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+def check_headers(value: Mapping[str, Any], key: str = "headers") -> None:
+    """Header names must be HTTP tokens and values single-line strings: anything else
+    would fail every request (or smuggle a second header)."""
+    for name, header in value.items():
+        if not isinstance(name, str) or not _HEADER_NAME.match(name):
+            raise SettingError(key, f"{name!r} is not a valid HTTP header name")
+        if not isinstance(header, str) or "\r" in header or "\n" in header:
+            raise SettingError(key, f"the value of {name} must be a one-line string")
 
 
 def flatten(raw: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import types as pytypes
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin
 
@@ -59,7 +60,7 @@ _JSON_TYPES: dict[Any, Any] = {
 def json_type(hint: Any) -> Any:
     """VS Code schema `type` for a settings type hint; fails loudly on a new kind."""
     origin = get_origin(hint)
-    if origin is Union or (origin is not None and type(None) in get_args(hint)):
+    if origin in (Union, pytypes.UnionType) or (origin is not None and type(None) in get_args(hint)):
         inner = [a for a in get_args(hint) if a is not type(None)]
         types = [json_type(a) for a in inner]
         flat = [t for sub in types for t in (sub if isinstance(sub, list) else [sub])]

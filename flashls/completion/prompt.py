@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from ..model.types import ChatMessage, ChatRequest, FimRequest, ModelRequest
+from ..model.types import ChatMessage, ChatRequest, ContextFile, FimRequest, ModelRequest
 
 FILL = "<|fill|>"
 
@@ -65,7 +65,11 @@ def render_fim_context(ctx: ContextLike, inputs: PromptInputs) -> str:
 def fim_request(ctx: ContextLike, inputs: PromptInputs, *, model: str, max_tokens: int,
                 stop: tuple[str, ...] = ()) -> FimRequest:
     return FimRequest(model=model, prompt=render_fim_context(ctx, inputs) + ctx.prefix,
-                      suffix=ctx.suffix, max_tokens=max_tokens, stop=stop)
+                      suffix=ctx.suffix, max_tokens=max_tokens, stop=stop,
+                      # the same context, structured, for adapters that lay it out
+                      # themselves (file-separator tokens, llama.cpp's input_extra)
+                      path=inputs.path, code_prefix=ctx.prefix,
+                      files=tuple(ContextFile(p.source, p.text) for p in ctx.parts))
 
 
 def chat_request(ctx: ContextLike, inputs: PromptInputs, *, model: str, max_tokens: int,

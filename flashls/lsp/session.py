@@ -22,7 +22,7 @@ from ..completion.service import CompletionEngine, Suggestion
 from ..context.document import PositionError, too_large_or_binary
 from ..context.syntax import ParsedDocument
 from ..context.workspace import compile_globs, path_from_uri
-from ..model.deepseek import DeepSeekClient
+from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
 from .logs import configure_logging
@@ -123,7 +123,7 @@ class Session:
         self.client_pulls_configuration = False
         self.messages = Messages(server)
         self.events = StatusEvents(self)
-        self.model = DeepSeekClient(self.settings.base_url, self.settings.effective_api_key())
+        self.model = ModelClient.from_settings(self.settings, self.settings.effective_api_key())
         self.engine: CompletionEngine = build_engine(
             self.model, settings=lambda: self.settings, documents=self.documents,
             roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
@@ -169,8 +169,7 @@ class Session:
             self.messages.once(f"{err}; keeping the previous value.")
         self.settings = settings
         key = settings.effective_api_key()
-        if (settings.base_url, key) != (previous.base_url, previous.effective_api_key()):
-            self.model.configure(settings.base_url, key)
+        self.model.apply(config_from_settings(settings, key))  # provider, URL, key, headers
         if settings != previous:
             self.engine.gate.reset()
             self.engine.cache.clear()

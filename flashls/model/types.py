@@ -7,8 +7,22 @@ from typing import Callable, Literal, Protocol
 
 
 @dataclass(frozen=True)
+class ContextFile:
+    """One piece of repository context (another file, an outline) by its path."""
+
+    filename: str
+    text: str
+
+
+@dataclass(frozen=True)
 class FimRequest:
-    """Fill in the middle: the model writes what goes between prompt and suffix."""
+    """Fill in the middle: the model writes what goes between prompt and suffix.
+
+    `prompt` is the whole text before the cursor with the context rendered as comments
+    (what a server-side FIM endpoint gets). Adapters that render repository context
+    their own way (file-separator tokens, llama.cpp's `input_extra`) use `path`,
+    `code_prefix` (the file's own text before the cursor) and `files` instead.
+    """
 
     model: str
     prompt: str  # ends exactly at the cursor
@@ -16,6 +30,9 @@ class FimRequest:
     max_tokens: int
     stop: tuple[str, ...] = ()
     temperature: float = 0.0
+    path: str = ""  # workspace-relative path of the edited file, when known
+    code_prefix: str | None = None  # None: `prompt` has no separate context head
+    files: tuple[ContextFile, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,10 +89,12 @@ class ModelError(Exception):
     user_action: str | None = None  # what the user must do, when anything
 
     def __init__(self, message: str, *, status: int | None = None,
-                 retry_after_s: float | None = None):
+                 retry_after_s: float | None = None, user_action: str | None = None):
         super().__init__(message)
         self.status = status
         self.retry_after_s = retry_after_s
+        if user_action is not None:  # a provider's own advice instead of the class's
+            self.user_action = user_action
 
 
 class AuthError(ModelError):

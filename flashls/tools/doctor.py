@@ -16,7 +16,10 @@ import sys
 from dataclasses import asdict, dataclass
 
 from ..cli import subcommand
+from ..model import fim as fim_templates
+from ..model.catalog import API_KEY_ENV, DEFAULT_BASE_URLS, KEY_REQUIRED, PROVIDERS
 from ..model.deepseek import DeepSeekClient
+from ..model.providers import ModelClient, ProviderConfig
 from ..model.types import (AuthError, BadRequestError, BalanceError, ChatMessage, ChatRequest,
                            ConnectError, FimRequest, ModelError, UpstreamTimeout)
 from ..settings import Settings
@@ -181,9 +184,15 @@ def render(checks: list[Check], base_url: str, model: str) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = Settings()
-    parser.add_argument("--api-key", default="", help="API key (default: $DEEPSEEK_API_KEY)")
-    parser.add_argument("--base-url", default=defaults.base_url,
-                        help=f"API base URL (default {defaults.base_url})")
+    parser.add_argument("--provider", choices=PROVIDERS, default=defaults.provider,
+                        help="wire format of the server, as flashls.provider (default deepseek)")
+    parser.add_argument("--api-key", default="", help="API key (default: the provider's "
+                        "environment variable, e.g. $DEEPSEEK_API_KEY)")
+    parser.add_argument("--base-url", default="",
+                        help=f"API base URL (default {defaults.base_url}, or the provider's "
+                        "default)")
+    parser.add_argument("--fim-template", default="auto",
+                        help="as flashls.completion.fimTemplate (auto or a preset name)")
     parser.add_argument("--model", default=defaults.model,
                         help=f"model to check (default {defaults.model})")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
@@ -194,6 +203,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @subcommand("doctor", "Check the API key, endpoint, model and round trip; say what to fix.",
             add_arguments)
 def run(args: argparse.Namespace) -> int:
+    args.base_url = args.base_url or DEFAULT_BASE_URLS[args.provider]
+    if args.provider != "deepseek":
+        return run_provider(args)
     if not args.base_url.startswith(("http://", "https://")):
         print(f"flashls doctor: --base-url {args.base_url!r} is not an http(s) URL",
               file=sys.stderr)
@@ -211,4 +223,160 @@ def run(args: argparse.Namespace) -> int:
                           "checks": [asdict(c) for c in checks]}, indent=2))
     else:
         print(render(checks, args.base_url, args.model))
+    return 1 if any(c.status == "fail" for c in checks) else 0
+
+
+# -- other providers ----------------------------------------------------------------------
+START_HINTS = {
+    "openai": "Start the server (e.g. `vllm serve MODEL --port 8000` or `python -m "
+              "sglang.launch_server --model-path MODEL --port 8000`) and set flashls.baseUrl "
+              "to its URL ending in /v1.",
+    "llamacpp": "Start `llama-server -m MODEL.gguf --port 8080` and set flashls.baseUrl to its "
+                "URL (without /v1).",
+    "ollama": "Start Ollama (`ollama serve`) and set flashls.baseUrl (default "
+              "http://127.0.0.1:11434).",
+    "mistral": "Check flashls.baseUrl (https://api.mistral.ai/v1 or "
+               "https://codestral.mistral.ai/v1), your network and HTTPS_PROXY.",
+}
+MODEL_HINTS = {
+    "openai": "Set flashls.model to a served model id (vLLM: --served-model-name).",
+    "ollama": "Run `ollama pull {model}` or set flashls.model to one of the local models.",
+    "mistral": "Set flashls.model to a Codestral model (e.g. codestral-latest).",
+}
+
+
+def _key_check(provider: str, api_key: str, key_source: str) -> Check:
+    if api_key:
+        return Check("API key", "ok", f"set (from {key_source})")
+    if provider in KEY_REQUIRED:
+        return Check("API key", "fail", f"no key: neither --api-key nor {API_KEY_ENV[provider]} "
+                     "is set", f"Set {API_KEY_ENV[provider]} or flashls.apiKey.")
+    return Check("API key", "ok", "none set (a local server usually needs none)")
+
+
+def _template_check(setting: str, model: str) -> Check:
+    name, known = fim_templates.auto_template_name(model)
+    if setting != "auto":
+        return Check("FIM template", "ok", f"{setting} (set explicitly)")
+    if known:
+        return Check("FIM template", "ok", f"{name} (from the model name {model!r})")
+    return Check("FIM template", "warn", f"{name} is a guess: {model!r} names no known family",
+                 "Set flashls.completion.fimTemplate to the model's preset or a custom "
+                 "{prefix, suffix, middle, fileSeparator}.")
+
+
+async def _probe(client: ModelClient, request, timeout_s: float):
+    try:
+        return await client.generate(request, timeout_s=timeout_s), None
+    except ModelError as err:
+        return None, err
+
+
+async def run_provider_checks(provider: str, base_url: str, api_key: str, key_source: str,
+                              model: str, *, fim_template: str = "auto",
+                              timeout_s: float = 10.0, rounds: int = 3) -> list[Check]:
+    """Doctor for a non-DeepSeek provider: reachable, key, model present, template, FIM
+    and chat answering, round trip; each failure says what to fix for that server."""
+    checks = [_key_check(provider, api_key, key_source)]
+    client = ModelClient(ProviderConfig(provider, base_url, api_key, (), fim_template),
+                         connect_timeout_s=min(timeout_s, 5.0), idle_timeout_s=timeout_s)
+    try:
+        await _provider_remote(client, checks, provider, base_url, model, fim_template,
+                               timeout_s, rounds)
+    finally:
+        await client.aclose()
+    return checks
+
+
+async def _provider_remote(client: ModelClient, checks: list[Check], provider: str,
+                           base_url: str, model: str, fim_template: str, timeout_s: float,
+                           rounds: int) -> None:
+    later = ("Model present", "FIM completion", "Chat (code actions)", "Round trip")
+    try:
+        models: list[str] | None = await client.list_models(timeout_s=timeout_s)
+        checks.append(Check("Endpoint reachable", "ok", f"{base_url} answered"))
+    except (ConnectError, UpstreamTimeout) as err:
+        checks.append(Check("Endpoint reachable", "fail", str(err), START_HINTS[provider]))
+        checks.extend(Check(name, "skip", "endpoint unreachable") for name in later)
+        return
+    except AuthError as err:
+        checks.append(Check("Endpoint reachable", "ok", f"{base_url} answered"))
+        checks.append(Check("Key accepted", "fail", str(err), err.user_action or FIX_BAD_KEY))
+        checks.extend(Check(name, "skip", "the key was not accepted") for name in later)
+        return
+    except ModelError as err:
+        checks.append(Check("Endpoint reachable", "warn", f"no model list: {err}"))
+        models = None
+    checks.append(_model_check(provider, model, models))
+    checks.append(_template_check(fim_template, model))
+    fim = FimRequest(model, "def add(a, b):\n    return ", "\n", max_tokens=4)
+    result, err = await _probe(client, fim, timeout_s)
+    totals = [result.total_s] if result else []
+    if err is None:
+        checks.append(Check("FIM completion", "ok", f"answered in {_ms(result.total_s)}"))
+    else:
+        checks.append(Check("FIM completion", "fail", str(err), err.user_action or
+                            "Completions need FIM; if the server has none, set "
+                            "flashls.completion.endpoint to \"chat\"."))
+    chat = ChatRequest(model, (ChatMessage("user", "Reply with OK."),), max_tokens=2)
+    result, err = await _probe(client, chat, timeout_s)
+    if err is None:
+        checks.append(Check("Chat (code actions)", "ok", f"answered in {_ms(result.total_s)}"))
+    else:
+        checks.append(Check("Chat (code actions)", "fail", str(err), err.user_action or
+                            "Code actions need the chat endpoint (/v1/chat/completions or "
+                            "/api/chat)."))
+    for _ in range(max(0, rounds - 1) if totals else 0):
+        result, err = await _probe(client, fim, timeout_s)
+        if result:
+            totals.append(result.total_s)
+    if not totals:
+        checks.append(Check("Round trip", "skip", "no successful request to time"))
+        return
+    median = statistics.median(totals)
+    status = "warn" if median * 1000 > SLOW_ROUND_TRIP_MS else "ok"
+    checks.append(Check("Round trip", status, f"median {_ms(median)} over {len(totals)} tiny "
+                        "FIM requests", "Completions will feel slow: a smaller or quantized "
+                        "model, or a GPU, would help." if status == "warn" else ""))
+
+
+def _model_check(provider: str, model: str, models: list[str] | None) -> Check:
+    if models is None:
+        return Check("Model present", "skip", "the server gave no model list")
+    if provider == "llamacpp":
+        served = ", ".join(models) or "one model"
+        return Check("Model present", "ok", f"llama-server serves {served} (it answers "
+                     "whatever flashls.model says)")
+    if model in models:
+        return Check("Model present", "ok", f"{model!r} is served")
+    offered = ", ".join(models[:12]) or "none"
+    return Check("Model present", "fail", f"{model!r} is not served (offered: {offered})",
+                 MODEL_HINTS.get(provider, "Set flashls.model to a served model.")
+                 .format(model=model))
+
+
+def run_provider(args: argparse.Namespace) -> int:
+    if not args.base_url.startswith(("http://", "https://")):
+        print(f"flashls doctor: --base-url {args.base_url!r} is not an http(s) URL",
+              file=sys.stderr)
+        return 2
+    if not 0 < args.timeout <= 600:
+        print("flashls doctor: --timeout must be between 0 and 600 seconds", file=sys.stderr)
+        return 2
+    if args.fim_template != "auto" and args.fim_template not in fim_templates.PRESETS:
+        print("flashls doctor: --fim-template must be auto or a preset name", file=sys.stderr)
+        return 2
+    env = API_KEY_ENV[args.provider]
+    key = (args.api_key or os.environ.get(env, "")).strip()
+    source = "--api-key" if args.api_key else env
+    model = args.model
+    checks = asyncio.run(run_provider_checks(args.provider, args.base_url, key, source, model,
+                                             fim_template=args.fim_template,
+                                             timeout_s=args.timeout))
+    if args.json:
+        print(json.dumps({"provider": args.provider, "baseUrl": args.base_url, "model": model,
+                          "ok": not any(c.status == "fail" for c in checks),
+                          "checks": [asdict(c) for c in checks]}, indent=2))
+    else:
+        print(render(checks, f"{args.provider} {args.base_url}", model))
     return 1 if any(c.status == "fail" for c in checks) else 0

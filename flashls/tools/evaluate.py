@@ -27,7 +27,8 @@ from ..completion.factory import build_engine
 from ..context.document import Document
 from ..context.syntax import ParsedDocument
 from ..context.workspace import path_from_uri
-from ..model.deepseek import DeepSeekClient
+from ..model.catalog import API_KEY_ENV, DEFAULT_BASE_URLS, PROVIDERS
+from ..model.providers import ModelClient, ProviderConfig
 from ..model.types import AuthError, BalanceError, ModelError, ModelResult
 from ..settings import DEFAULT_EXCLUDE, Settings
 from ..usage.ledger import EvalRow, Ledger, LedgerError, LedgerWriter, resolve_path
@@ -53,16 +54,36 @@ class EvalOptions:
     exclude: list[str] = field(default_factory=list)  # added to the default globs
     fresh: bool = False
     store_code: bool = False
+    provider: str = "deepseek"
+    targets: list["Target"] = field(default_factory=list)  # empty: `models` on `provider`
 
 
-def eval_settings(opts: EvalOptions, model: str) -> Settings:
+@dataclass(frozen=True)
+class Target:
+    """One side of a comparison: a model on a provider's endpoint. `label` names it in
+    the report and the ledger (the model alone unless two providers are compared)."""
+
+    label: str
+    provider: str
+    base_url: str
+    model: str
+    api_key: str = field(default="", repr=False)
+
+
+def eval_targets(opts: EvalOptions) -> list[Target]:
+    if opts.targets:
+        return list(opts.targets)
+    return [Target(m, opts.provider, opts.base_url, m, opts.api_key) for m in opts.models]
+
+
+def eval_settings(opts: EvalOptions, model: str, provider: str | None = None) -> Settings:
     base = Settings()
     completion = dataclasses.replace(base.completion, endpoint=opts.endpoint, debounce_ms=0,
                                      timeout_ms=opts.timeout_ms)
     usage = dataclasses.replace(base.usage, ledger_path=str(resolve_path(opts.ledger)),
                                 store_code=opts.store_code)
-    return dataclasses.replace(base, base_url=opts.base_url, api_key=opts.api_key,
-                               model=model, completion=completion, usage=usage,
+    return dataclasses.replace(base, provider=provider or opts.provider,
+                               base_url=opts.base_url, api_key=opts.api_key, model=model, completion=completion, usage=usage,
                                exclude=list(DEFAULT_EXCLUDE) + list(opts.exclude))
 
 
@@ -188,7 +209,7 @@ async def _run_case(engine: Any, documents: dict, case: EvalCase, run_id: str, m
     usage = result.usage if result else None
     cost = None
     if usage is not None:
-        cost = request_cost(settings.usage.prices, model, ts,
+        cost = request_cost(settings.price_table(), settings.model, ts,
                             prompt_tokens=usage.prompt_tokens,
                             cache_hit_tokens=usage.cache_hit_tokens,
                             cache_miss_tokens=usage.cache_miss_tokens,
@@ -207,9 +228,10 @@ async def _run_case(engine: Any, documents: dict, case: EvalCase, run_id: str, m
 
 
 async def run_model(opts: EvalOptions, model: str, cases: Sequence[EvalCase], run_id: str,
-                    client: DeepSeekClient, writer: LedgerWriter,
-                    progress: Progress) -> list[EvalRow]:
-    settings = eval_settings(opts, model)
+                    client: Any, writer: LedgerWriter, progress: Progress, *,
+                    label: str | None = None, provider: str | None = None) -> list[EvalRow]:
+    settings = eval_settings(opts, model, provider)
+    label = label or model
     root = Path(os.path.realpath(opts.root))
     sink = LedgerSink(lambda: settings, kind="eval", writer_factory=lambda _path: writer)
     queue: asyncio.Queue[EvalCase] = asyncio.Queue()
@@ -233,12 +255,12 @@ async def run_model(opts: EvalOptions, model: str, cases: Sequence[EvalCase], ru
                 case = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
-            row, error = await _run_case(engine, documents, case, run_id, model, settings)
+            row, error = await _run_case(engine, documents, case, run_id, label, settings)
             if isinstance(error, (AuthError, BalanceError)):
                 raise EvalAborted(f"{error}. {error.user_action}")
             rows.append(row)
             writer.submit("eval", row)
-            progress.advance(model)
+            progress.advance(label)
 
     workers = [asyncio.ensure_future(worker())
                for _ in range(max(1, min(opts.concurrency, len(cases))))]
@@ -256,6 +278,8 @@ async def evaluate(opts: EvalOptions, *, progress_stream: TextIO | None = None
     """Build the cases, run what is missing for each model, and report on all of them."""
     run_id = run_id_for(opts)
     definition = run_definition(opts)
+    targets = eval_targets(opts)
+    names = [t.label for t in targets]
     cases = build_cases(opts.root, opts.cases, opts.seed, eval_settings(opts, "").exclude)
     if not cases:
         raise ValueError(f"no usable source lines under {opts.root} (supported languages, "
@@ -267,31 +291,35 @@ async def evaluate(opts: EvalOptions, *, progress_stream: TextIO | None = None
             ledger.delete_eval_run(run_id)
         ledger.record_eval_run(run_id, definition["root"], json.dumps(definition))
         done = {m: {r.case_id: r for r in ledger.eval_results(run_id, m) if r.outcome != "error"}
-                for m in opts.models}
+                for m in names}
     finally:
         ledger.close()
     wanted = {c.case_id for c in cases}
-    todo = {m: [c for c in cases if c.case_id not in done[m]] for m in opts.models}
+    todo = {m: [c for c in cases if c.case_id not in done[m]] for m in names}
     stream = progress_stream or sys.stderr
-    for m in opts.models:
+    for m in names:
         reused = len(wanted & done[m].keys())
         if reused:
             stream.write(f"eval: {m}: {reused} of {len(cases)} cases already done "
                          f"(run {run_id}), running {len(todo[m])}\n")
     progress = Progress(sum(len(t) for t in todo.values()), stream)
     writer = LedgerWriter(ledger_path)
-    client = DeepSeekClient(opts.base_url, opts.api_key)
+    clients = {t.label: ModelClient(ProviderConfig(t.provider, t.base_url, t.api_key))
+               for t in targets}
     fresh_rows: dict[str, list[EvalRow]] = {}
     try:
-        for m in opts.models:
-            fresh_rows[m] = await run_model(opts, m, todo[m], run_id, client, writer, progress)
+        for t in targets:
+            fresh_rows[t.label] = await run_model(opts, t.model, todo[t.label], run_id,
+                                                  clients[t.label], writer, progress,
+                                                  label=t.label, provider=t.provider)
     finally:
         progress.finish()
-        await client.aclose()
+        for client in clients.values():
+            await client.aclose()
         writer.flush()
         writer.close()
     per_model: dict[str, list[EvalRow]] = {}
-    for m in opts.models:
+    for m in names:
         by_case = {**done[m], **{r.case_id: r for r in fresh_rows[m]}}
         per_model[m] = [by_case[c.case_id] for c in cases if c.case_id in by_case]
     report: dict[str, Any] = {
@@ -299,15 +327,16 @@ async def evaluate(opts: EvalOptions, *, progress_stream: TextIO | None = None
                 "cases": len(cases), "endpoint": definition["endpoint"],
                 "contextTokens": definition["contextTokens"],
                 "maxTokens": definition["maxTokens"], "baseUrl": opts.base_url,
+                "targets": [{"label": t.label, "provider": t.provider, "baseUrl": t.base_url,
+                             "model": t.model} for t in targets],
                 "ledger": ledger_path},
         "models": {m: aggregate(rows) for m, rows in per_model.items()},
         "perCase": [{"caseId": r.case_id, "model": r.model, "outcome": r.outcome,
                      "exact": r.exact, "similarity": round(r.similarity, 4),
                      "latencyMs": r.latency_ms} for rows in per_model.values() for r in rows],
     }
-    if len(opts.models) >= 2:
-        report["headToHead"] = head_to_head(per_model[opts.models[0]],
-                                            per_model[opts.models[1]])
+    if len(names) >= 2:
+        report["headToHead"] = head_to_head(per_model[names[0]], per_model[names[1]])
     return report
 
 
@@ -322,9 +351,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="case selection seed (default 0)")
     parser.add_argument("--concurrency", type=int, default=4,
                         help="requests in flight at once (default 4)")
-    parser.add_argument("--base-url", default=defaults.base_url,
-                        help=f"API base URL (default {defaults.base_url})")
-    parser.add_argument("--api-key", default="", help="API key (default: $DEEPSEEK_API_KEY)")
+    parser.add_argument("--provider", choices=PROVIDERS, default=defaults.provider,
+                        help="wire format of the server, as flashls.provider (default deepseek)")
+    parser.add_argument("--base-url", default="",
+                        help=f"API base URL (default {defaults.base_url}, or the provider's "
+                        "default)")
+    parser.add_argument("--api-key", default="", help="API key (default: the provider's "
+                        "environment variable, e.g. $DEEPSEEK_API_KEY)")
+    parser.add_argument("--vs-provider", choices=PROVIDERS, default=None,
+                        help="compare against a model on another provider (side by side)")
+    parser.add_argument("--vs-base-url", default="", help="its base URL (default: its "
+                        "provider's default)")
+    parser.add_argument("--vs-model", default=None, help="its model (default: the first "
+                        "--model)")
+    parser.add_argument("--vs-api-key", default="", help="its key (default: its provider's "
+                        "environment variable)")
     parser.add_argument("--endpoint", choices=("fim", "chat"), default="fim",
                         help="completion endpoint, as flashls.completion.endpoint")
     parser.add_argument("--timeout-ms", type=int, default=10_000,
@@ -341,6 +382,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", metavar="FILE", help="also write a Markdown report")
 
 
+def _targets(args: argparse.Namespace, models: list[str], key: str) -> list[Target]:
+    """The compared sides: each --model on --provider, plus the --vs-* one."""
+    if not args.vs_provider:
+        return []
+    first = Target(f"{args.provider}:{models[0]}", args.provider, args.base_url, models[0], key)
+    vs_model = args.vs_model or models[0]
+    vs_url = (args.vs_base_url or DEFAULT_BASE_URLS[args.vs_provider]).rstrip("/")
+    vs_key = (args.vs_api_key or os.environ.get(API_KEY_ENV[args.vs_provider], "")).strip()
+    label = f"{args.vs_provider}:{vs_model}"
+    if label == first.label:  # the same model on two endpoints
+        label += f"@{vs_url}"
+    return [first, Target(label, args.vs_provider, vs_url, vs_model, vs_key)]
+
+
 def _problem(args: argparse.Namespace, key: str) -> str | None:
     if not os.path.isdir(args.path):
         return f"{args.path!r} is not a folder"
@@ -352,8 +407,8 @@ def _problem(args: argparse.Namespace, key: str) -> str | None:
         return "--timeout-ms must be between 100 and 600000"
     if not args.base_url.startswith(("http://", "https://")):
         return f"--base-url {args.base_url!r} is not an http(s) URL"
-    if not key:
-        return ("no API key: set DEEPSEEK_API_KEY or pass --api-key "
+    if not key and args.provider in ("deepseek", "mistral"):
+        return (f"no API key: set {API_KEY_ENV[args.provider]} or pass --api-key "
                 "(`flashls doctor` checks the setup)")
     return None
 
@@ -361,7 +416,8 @@ def _problem(args: argparse.Namespace, key: str) -> str | None:
 @subcommand("eval", "Measure models on held-out lines of your own repository.",
             add_arguments)
 def run(args: argparse.Namespace) -> int:
-    key = (args.api_key or os.environ.get("DEEPSEEK_API_KEY", "")).strip()
+    key = (args.api_key or os.environ.get(API_KEY_ENV[args.provider], "")).strip()
+    args.base_url = (args.base_url or DEFAULT_BASE_URLS[args.provider]).rstrip("/")
     problem = _problem(args, key)
     if problem:
         print(f"flashls eval: {problem}", file=sys.stderr)
@@ -370,7 +426,8 @@ def run(args: argparse.Namespace) -> int:
     opts = EvalOptions(root=args.path, models=models, cases=args.cases, seed=args.seed,
                        concurrency=args.concurrency, base_url=args.base_url, api_key=key,
                        ledger=args.ledger, timeout_ms=args.timeout_ms, endpoint=args.endpoint,
-                       exclude=args.exclude, fresh=args.fresh, store_code=args.store_code)
+                       exclude=args.exclude, fresh=args.fresh, store_code=args.store_code,
+                       provider=args.provider, targets=_targets(args, models, key))
     try:
         report = asyncio.run(evaluate(opts))
     except EvalAborted as err:

@@ -133,7 +133,7 @@ class LedgerSink:
         row_kind = self.kind or kind
         if result is not None:
             usage = result.usage
-            cost = request_cost(settings.usage.prices, result.model, ts,
+            cost = request_cost(settings.price_table(), result.model, ts,
                                 prompt_tokens=usage.prompt_tokens,
                                 cache_hit_tokens=usage.cache_hit_tokens,
                                 cache_miss_tokens=usage.cache_miss_tokens,
