@@ -12,7 +12,6 @@ no log line, message, error or ledger.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
