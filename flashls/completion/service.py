@@ -195,7 +195,7 @@ class CompletionEngine:
         self.stats = EngineStats()
         self.reuse_inflight = reuse_inflight
         self._prepare_ema_ms = 5.0  # how long building a request takes here, learned
-        self._framing_tokens = 0  # prompt framing beyond the tiers' count, learned
+        self._framing_tokens: dict[int, int] = {}  # budget -> reduction framing needed
         self.context_epoch = 0  # bumped when anything outside the edited file changes
         self._jobs: dict[str, _Job] = {}
         self._generations: dict[str, list[_Generation]] = {}
@@ -411,8 +411,9 @@ class CompletionEngine:
         inputs = PromptInputs(self.path_of(snapshot.doc.uri), snapshot.doc.language_id,
                               spec.line_comment if spec else "")
         budget = settings.completion.context_tokens
-        # start from the reduction the last request needed: one pass per keystroke
-        context_budget = max(0, budget - min(self._framing_tokens, budget // 4))
+        # start from the largest reduction a request needed at this budget: after the
+        # first over-budget request, one pass per keystroke (a rebuild costs a context)
+        context_budget = max(0, budget - self._framing_tokens.get(budget, 0))
         for _ in range(4):
             ctx = self.context(snapshot, offset, context_budget)
             # every request carries exactly `completion.maxTokens` (a promise to the user);
@@ -424,12 +425,10 @@ class CompletionEngine:
             # the tiers' accounting: a request over `contextTokens` is rebuilt smaller
             over = estimate_tokens(sent_text(request)) - budget
             if over <= 0 or context_budget == 0:
-                if over < -(budget // 16):  # plenty of room: forget half the reduction
-                    self._framing_tokens //= 2
                 break
             # tiers take whole entries: step by at least 1/32 of the budget
             context_budget = max(0, context_budget - max(over, budget // 32))
-            self._framing_tokens = budget - context_budget
+            self._framing_tokens[budget] = min(budget // 8, budget - context_budget)
         return ctx, shape, request
 
     def preview(self, uri: str, offset: int) -> dict:
