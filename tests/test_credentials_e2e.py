@@ -176,6 +176,12 @@ async def test_outside_workspace_denied_by_default(client, fake, tmp_path):
     text = "def outside_marker_fn(port):\n    return port\n"
     (elsewhere / "tool.py").write_text(text)
     uri = open_doc(client, elsewhere / "tool.py", text)
+    # selecting code there (the code-action menu) says why nothing is offered too
+    assert not await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        range=lsp.Range(lsp.Position(0, 0), lsp.Position(1, 0)),
+        context=lsp.CodeActionContext(diagnostics=[])))
+    assert statuses and statuses[-1]["reason"]["code"] == "outside_workspace"
     errors = await ask_everything(client, uri, text)
     assert all("not sent: outside the workspace" in e for e in errors), errors
     assert statuses[-1]["reason"]["code"] == "outside_workspace"
