@@ -36,13 +36,80 @@ def setting(
     return field(default=default, metadata=meta)
 
 
-DEFAULT_EXCLUDE = [
-    "**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
-    "**/id_rsa*", "**/id_ed25519*", "**/*.keystore", "**/.netrc", "**/.npmrc",
-    "**/secrets.*", "**/credentials*",
-    "**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/target/**",
-    "**/out/**", "**/.venv/**", "**/venv/**", "**/__pycache__/**", "**/*.min.js",
-]
+CREDENTIAL_FILE = "credential_file"  # status reason: a file whose purpose is to hold secrets
+EXCLUDED = "excluded"  # status reason: any other exclude (build output, dependencies)
+
+
+@dataclass(frozen=True)
+class ExcludeGroup:
+    """Built-in exclude globs (gitignore syntax) that share a reason and a why.
+    docs/security/credentials.md lists every group; a test keeps the two in step."""
+
+    name: str
+    reason: str  # CREDENTIAL_FILE or EXCLUDED: what the status tells the user
+    why: str
+    patterns: tuple[str, ...]
+
+
+EXCLUDE_GROUPS: tuple[ExcludeGroup, ...] = (
+    ExcludeGroup(
+        "Package manager and registry credentials", CREDENTIAL_FILE,
+        "Publish and install tokens for package registries live in these files.",
+        ("**/.pypirc", "**/pip.conf", "**/pip.ini", "**/.npmrc", "**/.yarnrc",
+         "**/.yarnrc.yml", "**/.gem/credentials", "**/.cargo/credentials",
+         "**/.cargo/credentials.toml", "**/.m2/settings.xml", "**/.m2/settings-security.xml",
+         "**/.gradle/gradle.properties", "**/.nuget/NuGet.Config",
+         "**/.nuget/NuGet/NuGet.Config", "**/.composer/auth.json",
+         "**/.config/composer/auth.json")),
+    ExcludeGroup(
+        "Cloud and cluster configuration", CREDENTIAL_FILE,
+        "Cloud CLIs and cluster tools keep access keys, tokens and client certificates "
+        "next to their configuration.",
+        ("**/.aws/**", "**/.azure/**", "**/.config/gcloud/**", "**/.kube/**",
+         "**/kubeconfig*", "**/*.kubeconfig", "**/.docker/config.json",
+         "**/.terraform.d/credentials.tfrc.json")),
+    ExcludeGroup(
+        "Version control and shell secrets", CREDENTIAL_FILE,
+        "Stored git passwords, machine logins, SSH and GnuPG material, CLI tokens, and "
+        "shell histories (commands typed with tokens in them).",
+        ("**/.git-credentials", "**/.netrc", "**/_netrc", "**/.ssh/**", "**/.gnupg/**",
+         "**/*.gpg", "**/.config/gh/hosts.yml", "**/.config/hub", "**/.pgpass",
+         "**/.my.cnf", "**/.htpasswd", "**/.bash_history", "**/.zsh_history")),
+    ExcludeGroup(
+        "Infrastructure state and variables", CREDENTIAL_FILE,
+        "Terraform variables and state hold provider credentials and every secret a "
+        "resource was created with, in plain text; Vault configuration holds its tokens.",
+        ("**/*.tfvars", "**/*.tfvars.json", "**/*.tfstate*", "**/.terraform/**",
+         "**/vault*.hcl")),
+    ExcludeGroup(
+        "Keys and certificates", CREDENTIAL_FILE,
+        "Private keys and key stores, whatever their extension says.",
+        ("**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",
+         "**/*.ppk", "**/*.keytab", "**/id_rsa*", "**/id_dsa*", "**/id_ecdsa*",
+         "**/id_ed25519*")),
+    ExcludeGroup(
+        "Environment and secrets files", CREDENTIAL_FILE,
+        "`.env` files (and direnv's `.envrc`) exist to keep secrets out of code; "
+        "`secrets.*` and `credentials*` say what they hold.",
+        ("**/.env*", "**/secrets.*", "**/credentials*")),
+    ExcludeGroup(
+        "Dependencies and build output", EXCLUDED,
+        "Not secret, but not yours either: vendored or generated code would crowd out "
+        "the code you are writing.",
+        ("**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/target/**",
+         "**/out/**", "**/.venv/**", "**/venv/**", "**/__pycache__/**", "**/*.min.js")),
+)
+
+DEFAULT_EXCLUDE: list[str] = [p for group in EXCLUDE_GROUPS for p in group.patterns]
+CREDENTIAL_PATTERNS: tuple[str, ...] = tuple(
+    p for group in EXCLUDE_GROUPS if group.reason == CREDENTIAL_FILE for p in group.patterns)
+
+
+def effective_excludes(user: "list[str] | tuple[str, ...]") -> list[str]:
+    """The built-in globs, then the user's `flashls.exclude` (later lines win, as in
+    .gitignore: `!pattern` sends a file a built-in glob would exclude)."""
+    return DEFAULT_EXCLUDE + list(user)
+
 
 # USD per 1M tokens: [cache hit, cache miss, output], off-peak and peak.
 DEFAULT_PRICES: dict[str, Any] = {
@@ -79,6 +146,11 @@ class CompletionSettings:
         "auto", "FIM prompt template for providers that need one (openai; stops and "
         "token stripping for all): auto (from the model name), a preset (deepseek, qwen, "
         "codellama, starcoder, codestral) or {prefix, suffix, middle, fileSeparator}.")
+    outside_workspace: str = setting(
+        "deny", "Documents outside every workspace folder: deny sends nothing from them "
+        "(completions, next edits, code actions); allow works in them, though their text "
+        "is never context for other documents. Unsaved (untitled) buffers are allowed.",
+        enum=("allow", "deny"))
 
 
 @dataclass(frozen=True)
@@ -126,7 +198,9 @@ class Settings:
     actions: ActionsSettings = field(default_factory=ActionsSettings)
     usage: UsageSettings = field(default_factory=UsageSettings)
     exclude: list = setting(
-        DEFAULT_EXCLUDE, "Glob patterns of files never read or sent to the model.")
+        [], "More glob patterns (gitignore syntax) of files never read or sent to the "
+        "model, added to the built-in list of credential files and build output; "
+        "`!pattern` sends files a built-in pattern would exclude.")
     log_level: str = setting(
         "info", "Detail of window/logMessage output.",
         enum=("error", "warning", "info", "debug"))

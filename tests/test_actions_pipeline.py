@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -46,7 +47,8 @@ async def setup():
     runner = ActionRunner(model=lambda: model, settings=lambda: state["settings"],
                           gate=lambda: gate, events=events)
     service = ActionService(runner, documents=docs, settings=lambda: state["settings"],
-                            path_of=lambda uri: uri.rsplit("/", 1)[-1])
+                            path_of=lambda uri: uri.rsplit("/", 1)[-1],
+                            roots=lambda: [Path("/w")])  # the document is in the workspace
     yield fake, service, events, state, gate
     await model.aclose()
     fake.stop()
@@ -96,7 +98,7 @@ async def test_refusals_make_no_request(setup):
         await service.rewrite(BODY, "simplify")
     state["settings"] = dataclasses.replace(Settings(), exclude=["t.py"])
     assert service.selection(BODY) is None  # never offered
-    with pytest.raises(ActionFailed, match="matches flashls.exclude"):
+    with pytest.raises(ActionFailed, match="t.py: not sent: excluded"):
         await service.explain(BODY)
     state["settings"] = Settings()
     with pytest.raises(ActionFailed, match="changed since"):

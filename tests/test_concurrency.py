@@ -95,32 +95,50 @@ async def test_many_documents_with_overlapping_requests(fake, tmp_path):
 
 
 async def test_cancel_storm_leaves_nothing_running(fake, tmp_path):
+    """Requests on the "cancel" documents are cancelled right after they are sent, those
+    on the "keep" documents never: every cancelled request is answered as cancelled
+    (-32800) and its upstream stream, if one started, closed before its end; every kept
+    one gets its answer."""
     fake.responder = lambda req: Reply(text="slow_answer()", chunk_chars=1, chunk_delay_s=0.05)
     client = await start(fake, tmp_path)
-    uris = [(tmp_path / f"c{i}.py").as_uri() for i in range(8)]
-    for i, uri in enumerate(uris):
-        client.open(uri, f"doc_{i}_v = \n")
-    pending = []
-    for n in range(80):
-        uri = uris[n % len(uris)]
+    cancel_uris = [(tmp_path / f"c{i}.py").as_uri() for i in range(6)]
+    keep_uris = [(tmp_path / f"k{i}.py").as_uri() for i in range(3)]
+    for i, uri in enumerate(cancel_uris):
+        client.open(uri, f"cancel_{i}_v = \n")
+    for i, uri in enumerate(keep_uris):
+        client.open(uri, f"keep_{i}_v = \n")
+    cancelled, kept = [], []
+    for n in range(60):
         msg_id = 900_000 + n
-        pending.append(client.request("textDocument/inlineCompletion", {
-            "textDocument": {"uri": uri}, "position": {"line": 0, "character": 10},
-            "context": {"triggerKind": 1}}, msg_id=msg_id))
-        if n % 3 != 2:
+        cancel = n % 4 != 3
+        uri = cancel_uris[n % 6] if cancel else keep_uris[(n // 4) % 3]
+        future = client.request("textDocument/inlineCompletion", {
+            "textDocument": {"uri": uri}, "position": {"line": 0, "character": 12},
+            "context": {"triggerKind": 1}}, msg_id=msg_id)
+        if cancel:
             client.notify("$/cancelRequest", {"id": msg_id})
-        await asyncio.sleep(0.005)
-    answers = await asyncio.wait_for(asyncio.gather(*pending), 60)
-    for answer in answers:  # cancelled ones answer -32800, the rest a normal result
-        assert "result" in answer or answer["error"]["code"] == -32800, answer
+            cancelled.append(future)
+        else:
+            kept.append(future)
+        await asyncio.sleep(0.005)  # the pace of a typist, not a synchronisation
+    answers = await asyncio.wait_for(asyncio.gather(*cancelled, *kept), 60)
+    for answer in answers[:len(cancelled)]:
+        assert answer.get("error", {}).get("code") == -32800, answer
+    for answer in answers[len(cancelled):]:
+        assert "result" in answer, answer
+    assert any(a["result"]["items"] for a in answers[len(cancelled):])  # answers came
     stats = await wait_idle(client, fake)
     assert stats["jobs"] == 0 and stats["generations"] == 0 and stats["inFlight"] == 0
     for _ in range(100):  # every abandoned stream was closed on our side
-        if fake.open_connections <= 8 and all(r.aborted or r.completed
-                                              for r in fake.completion_requests()):
+        if all(r.aborted or r.completed for r in fake.completion_requests()):
             break
         await asyncio.sleep(0.05)
-    assert all(r.aborted or r.completed for r in fake.completion_requests())
+    upstream = fake.completion_requests()
+    assert all(r.aborted or r.completed for r in upstream)
+    for r in upstream:
+        if "cancel_" in r.body.get("prompt", "").rstrip().splitlines()[-1]:
+            assert r.aborted and not r.completed, r.body["prompt"][-40:]
+    assert fake.open_connections <= 8
     assert await client.shutdown() == 0
 
 
@@ -132,13 +150,10 @@ async def test_shutdown_in_the_middle_of_streaming_is_prompt_and_clean(fake, tmp
     for i, uri in enumerate(uris):
         client.open(uri, f"doc_{i}_v = \n")
         streams.append(client.inline(uri, 0, 10, invoked=True))
-    await asyncio.to_thread(fake.wait_for_requests, len(uris))
-    await asyncio.sleep(0.5)  # every answer is streaming now (40 s to go)
-    assert not any(r.completed for r in fake.completion_requests())
-    started = time.monotonic()
+    await asyncio.to_thread(fake.wait_for_requests, len(uris))  # all four are streaming
+    assert not any(r.completed for r in fake.completion_requests())  # (40 s to go)
     code = await client.shutdown(timeout_s=20)
-    assert code == 0  # exited by itself (not killed), with success
-    assert time.monotonic() - started < 20  # generous bound; the streams had 40 s left
+    assert code == 0  # exited by itself (None: it had to be killed), with success
     for _ in range(100):
         if all(r.aborted for r in fake.completion_requests()):
             break
@@ -158,7 +173,8 @@ async def test_exit_without_shutdown_and_closed_stdin_end_the_process(fake, tmp_
     await asyncio.to_thread(fake.wait_for_requests, 1)
     client.proc.stdin.close()  # the editor died: stdin closes mid-stream
     code = await asyncio.wait_for(client.proc.wait(), 20)
-    assert code is not None
+    assert code == 0  # a clean end (a crash with a traceback exits 1)
+    assert b"Traceback" not in client.stderr
     for _ in range(100):
         if fake.completion_requests()[0].aborted:
             break
@@ -191,10 +207,16 @@ async def test_cancelled_streams_leave_no_unreclaimable_connection():
                 if rng.random() < 0.7:
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.sleep(3.0)  # abandoned sends settle
         pool = model._client._transport._pool  # httpx internals: the only way to look
-        stuck = [c for c in pool.connections if not (c.is_idle() or c.is_closed())]
-        assert stuck == [], [repr(c) for c in stuck]
+
+        def stuck() -> list:
+            return [c for c in pool.connections if not (c.is_idle() or c.is_closed())]
+
+        for _ in range(500):  # abandoned sends settle (within the adapter's grace period)
+            if not stuck() and fake.open_connections <= 8:
+                break
+            await asyncio.sleep(0.02)
+        assert stuck() == [], [repr(c) for c in stuck()]
         assert fake.open_connections <= 8
         result = await model.generate(FimRequest("deepseek-flash", "p", "s", 16), timeout_s=5)
         assert result.text == "abc"

@@ -47,10 +47,22 @@ async def test_chat_always_disables_thinking(client, fake):
     assert fake.completion_requests()[0].path == "/chat/completions"
 
 
+async def until(predicate, timeout_s: float = 10.0) -> bool:
+    """Wait for a condition the adapter or the fake reports (no fixed sleep)."""
+    for _ in range(int(timeout_s / 0.01)):
+        if predicate():
+            return True
+        await asyncio.sleep(0.01)
+    return predicate()
+
+
 async def test_connection_is_reused_across_requests(client, fake):
+    pool = client._client._transport._pool  # httpx internals: the only way to look
     for _ in range(5):
         await client.generate(FIM, timeout_s=5)
-        await asyncio.sleep(0.05)  # the background drain returns the connection
+        # the background drain returns the connection to the pool: wait for that
+        assert await until(lambda: not client._draining and all(
+            c.is_idle() for c in pool.connections))
     assert fake.connections == 1
 
 
@@ -92,8 +104,10 @@ async def test_silent_stream_times_out(client, fake):
 
 async def test_cancelling_closes_the_stream_at_once(client, fake):
     fake.responder = lambda req: Reply(text="abcdefghij", chunk_chars=1, chunk_delay_s=0.2)
-    task = asyncio.ensure_future(client.generate(FIM, timeout_s=10))
-    await asyncio.sleep(0.5)
+    streaming = asyncio.Event()
+    task = asyncio.ensure_future(client.generate(FIM, timeout_s=10,
+                                                 on_text=lambda text: streaming.set()))
+    await asyncio.wait_for(streaming.wait(), 10)  # the first characters arrived
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+from contextlib import contextmanager
 
 import pytest
 
@@ -35,10 +36,13 @@ def guarded():
         yield server
 
 
-def closed_port() -> int:
+@contextmanager
+def refusing_port():
+    """A loopback port bound for the whole block but never listening: connections are
+    refused, and no other process can take the port meanwhile (a closed port can)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]  # closed again when the block ends
+        yield s.getsockname()[1]
 
 
 def test_all_checks_pass_and_requests_are_tiny(guarded):
@@ -76,8 +80,9 @@ def test_rejected_key_401_is_reported_with_fix(guarded):
 
 
 def test_unreachable_endpoint_is_reported_with_fix():
-    url = f"http://127.0.0.1:{closed_port()}"
-    code, report, _ = doctor("--base-url", url, "--timeout", "3", env_key=KEY)
+    with refusing_port() as port:
+        code, report, _ = doctor("--base-url", f"http://127.0.0.1:{port}", "--timeout", "3",
+                                 env_key=KEY)
     assert code == 1
     check = by_name(report)["Endpoint reachable"]
     assert check["status"] == "fail" and "cannot reach" in check["detail"]

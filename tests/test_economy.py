@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from flashls.completion.cache import CachedSuggestion, SuggestionCache
-from flashls.completion.service import Cleaned, CompletionEngine
+from flashls.completion.service import CompletionEngine
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
 from flashls.model.deepseek import DeepSeekClient
@@ -70,6 +70,21 @@ async def engine(fake):
     await client.aclose()
 
 
+async def until(predicate, timeout_s: float = 10.0) -> bool:
+    """Wait for a condition the engine or the fake reports (no fixed sleep)."""
+    for _ in range(int(timeout_s / 0.01)):
+        if predicate():
+            return True
+        await asyncio.sleep(0.01)
+    return predicate()
+
+
+def streamed(engine) -> str:
+    """What the one upstream stream for URI has delivered so far."""
+    gens = engine._generations.get(URI, [])
+    return gens[0].partial if gens else ""
+
+
 async def test_typing_along_a_suggestion_makes_no_request(engine, fake):
     ed = Editor(engine, engine.docs, "result = █\n")
     first = await ed.ask()
@@ -110,8 +125,7 @@ async def test_typing_what_is_being_streamed_waits_for_that_stream(engine, fake)
                                        chunk_delay_s=0.05)
     ed = Editor(engine, engine.docs, "result = █\n")
     first = asyncio.ensure_future(ed.ask())
-    await asyncio.to_thread(fake.wait_for_requests, 1)
-    await asyncio.sleep(0.12)  # a few chunks have arrived
+    assert await until(lambda: streamed(engine).startswith("tot"))  # chunks arrived
     ed.type("to")
     second = await ed.ask()
     assert second.source == "inflight"
@@ -132,8 +146,7 @@ async def test_diverging_from_the_stream_cancels_it(engine, fake):
                                        chunk_delay_s=0.05)
     ed = Editor(engine, engine.docs, "result = █\n")
     first = asyncio.ensure_future(ed.ask())
-    await asyncio.to_thread(fake.wait_for_requests, 1)
-    await asyncio.sleep(0.1)
+    assert await until(lambda: streamed(engine).startswith("t"))  # streaming
     fake.responder = lambda req: Reply(text="1")
     ed.type("z")
     second = await ed.ask()
@@ -186,15 +199,24 @@ async def test_speculation_prefetches_after_acceptance_only_when_enabled(engine,
     assert len(fake.completion_requests()) == 2
 
 
-async def test_invoked_requests_offer_distinct_candidates(engine, fake):
-    """A multi-line answer gives two candidates: all of it, and its first line."""
-    engine.variants = lambda raws, pdoc, offset, shape: [
-        Cleaned(raws[0], offset), Cleaned(raws[0].split("\n")[0], offset)]
-    fake.responder = lambda req: Reply(text="total(items)\nprint(result)")
-    ed = Editor(engine, engine.docs, "result = █\n")
-    out = await ed.ask(invoked=True)
-    assert [s.text for s in out.suggestions] == ["total(items)\nprint(result)", "total(items)"]
-    assert len(fake.completion_requests()) == 1
+async def test_invoked_requests_offer_distinct_candidates(fake):
+    """A multi-line answer gives two candidates, through the server's own cleaning and
+    candidate path (build_engine): all of it, and its first line."""
+    from flashls.completion.factory import build_engine
+    model = DeepSeekClient(fake.url, "sk-test")
+    settings = dataclasses.replace(Settings(), completion=dataclasses.replace(
+        Settings().completion, debounce_ms=0))
+    docs: dict = {}
+    engine = build_engine(model, settings=lambda: settings, documents=docs, roots=lambda: [])
+    body = "    total = 0\n    for item in items:\n        total += item\n    return total"
+    fake.responder = lambda req: Reply(text=body.removeprefix("    "))
+    try:
+        ed = Editor(engine, docs, "def add_all(items):\n    █\n")
+        out = await ed.ask(invoked=True)
+        assert [s.text for s in out.suggestions] == [body.removeprefix("    "), "total = 0"]
+        assert len(fake.completion_requests()) == 1
+    finally:
+        await model.aclose()
 
 
 async def test_invoked_with_identical_samples_returns_one(engine, fake):
@@ -210,10 +232,19 @@ async def test_an_edit_during_the_wait_cancels_the_request(engine, fake):
     slow = dataclasses.replace(settings, completion=dataclasses.replace(
         settings.completion, debounce_ms=300))
     engine.settings = lambda: slow
-    engine._prepare_ema_ms = 250.0  # build early in the wait
+    engine._prepare_ema_ms = 250.0  # build early in the wait: 300 ms before it ends
+    built = asyncio.Event()
+    prepare = engine._prepare
+
+    def prepare_and_tell(*args, **kwargs):
+        result = prepare(*args, **kwargs)
+        built.set()  # the real request, built: the engine now waits out the debounce
+        return result
+
+    engine._prepare = prepare_and_tell
     ed = Editor(engine, engine.docs, "note = 1\nresult = █\n")
     pending = asyncio.ensure_future(ed.ask())
-    await asyncio.sleep(0.15)  # the request is already built by now
+    await asyncio.wait_for(built.wait(), 10)
     ed.pdoc.apply_change((0, 0), (0, 0), "# edited\n")  # no new request for it
     outcome = await pending
     assert outcome.suggestions == [] and "changed" in outcome.reason

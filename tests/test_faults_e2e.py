@@ -67,8 +67,12 @@ async def test_every_fault_returns_nothing_tells_once_and_recovers(client, fake,
         shown = [m.message for m in client.messages[shown_before:]]
         if fault.after in ("blocked", "backoff"):
             assert sent == 1, (fault.name, sent)  # the rest were held back
-        else:
-            assert 1 <= sent <= 3, (fault.name, sent)
+        elif fault.after == "transient":
+            # the first broken stream is free, the second opens a back-off window of at
+            # least 0.5 s, and the third keystroke follows at once: held back
+            assert sent == 2, (fault.name, sent)
+        else:  # an answer that is merely empty is no failure: nothing holds back
+            assert sent == 3, (fault.name, sent)
         if fault.name == "401":
             assert len(shown) == 1 and "apiKey" in shown[0], shown
         elif fault.name == "402":
@@ -82,7 +86,9 @@ async def test_every_fault_returns_nothing_tells_once_and_recovers(client, fake,
         keys.append(f"sk-recovered-{index:02d}-abcdefghijklm")
         reconfigure(client, fake, keys[-1])
         assert [i.insert_text for i in await typist.request()] == ["recovered()"], fault.name
-    await asyncio.sleep(0.2)
+    # a request after the last log line the test waits for: everything before is in
+    await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command="flashls.showSettings"))
     text = all_text(client) + capfd.readouterr().err
     for key in keys:
         assert key not in text
@@ -90,40 +96,43 @@ async def test_every_fault_returns_nothing_tells_once_and_recovers(client, fake,
                for r in fake.completion_requests()) == 1  # the new key is really used
 
 
-async def test_retry_after_holds_requests_back_then_recovers(client, fake, tmp_path):
-    fake.responder = lambda req: Reply(status=429, headers={"Retry-After": "2"})
+async def test_retry_after_holds_requests_back_until_settings_change(client, fake, tmp_path):
+    """Retry-After is honoured: a minute of keystrokes sends nothing (expiry by time is
+    checked against the gate's own clock in test_faults_engine); a settings change
+    lifts it."""
+    fake.responder = lambda req: Reply(status=429, headers={"Retry-After": "60"})
     await start_session(client, fake, tmp_path,
                         settings=base_settings(fake, timeoutMs=TIMEOUT_MS))
     uri = open_doc(client, tmp_path / "r.py", "y = \n")
     typist = Typist(client, uri, 0, 4)
     assert await typist.request() == []
     fake.responder = lambda req: Reply(text="later()")
-    items: list = []
-    for _ in range(200):  # the user keeps typing; the answer comes once allowed
-        items = await typist.request()
-        if items:
-            break
-        await asyncio.sleep(0.05)
-    assert [i.insert_text for i in items] == ["later()"]
-    first, second = fake.completion_requests()
-    assert second.received_at - first.received_at >= 1.9  # nothing went out before
+    for _ in range(10):  # the user keeps typing: every keystroke is held back
+        assert await typist.request() == []
+    assert len(fake.completion_requests()) == 1
+    assert not [m for m in client.messages if "429" in m.message]  # no popup for it
+    reconfigure(client, fake, "sk-after-retry-abcdefghijklmnop")
+    assert [i.insert_text for i in await typist.request()] == ["later()"]
+    assert len(fake.completion_requests()) == 2
 
 
-async def test_repeated_overload_backs_off_exponentially(client, fake, tmp_path):
-    """~40 keystrokes against a 503ing API cost a handful of requests, not 40."""
+async def test_repeated_overload_backs_off(client, fake, tmp_path):
+    """Keystrokes against a 503ing API are held back while it backs off: the fake's
+    own request log, not a wall-clock window, says how many went out."""
     fake.responder = lambda req: Reply(status=503)
     await start_session(client, fake, tmp_path,
                         settings=base_settings(fake, timeoutMs=TIMEOUT_MS))
     uri = open_doc(client, tmp_path / "o.py", "z = \n")
     typist = Typist(client, uri, 0, 4)
-    loop = asyncio.get_running_loop()
-    started, asked = loop.time(), 0
-    while loop.time() - started < 2.0:
+    asked = 0
+    while len(fake.completion_requests()) < 3 and asked < 2000:
         assert await typist.request() == []
         asked += 1
-        await asyncio.sleep(0.05)
-    sent = fake.completion_requests()
-    assert asked >= 5 and 2 <= len(sent) <= 5, (asked, len(sent))
-    gaps = [b.received_at - a.received_at for a, b in zip(sent, sent[1:])]
-    assert all(g >= 0.2 for g in gaps), gaps  # at least the shortest back-off apart
+        if asked == 1:  # right after the first 503 (a window of 0.25 s at least)
+            assert await typist.request() == []
+            asked += 1
+            assert len(fake.completion_requests()) == 1  # held back
+        await asyncio.sleep(0.01)  # the typist's pace, not a synchronisation
+    assert len(fake.completion_requests()) == 3  # it recovers to try again, and again
+    assert asked > 3 * 3  # many more keystrokes than requests
     assert not [m for m in client.messages if "503" in m.message]  # no popup storm

@@ -159,15 +159,17 @@ async def test_fault_returns_nothing_backs_off_and_recovers(fault, fake, tmp_pat
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.after == "transient"],
                          ids=[f.name for f in FAULTS if f.after == "transient"])
 async def test_repeated_transient_faults_back_off_and_leak_nothing(fault, fake, tmp_path):
-    """One broken stream is no reason to pause; a run of them is."""
+    """One broken stream is no reason to pause; a run of them is: the second failure in a
+    row opens a back-off window (the gate's clock is the test's, so it cannot expire
+    between keystrokes) and the third keystroke sends nothing."""
     h = Harness(fake, tmp_path)
     fake.responder = lambda req: fault.reply
-    for i in range(3):
-        if h.engine.gate.closed_reason():
-            break
-        assert (await h.complete(nudge=str(i))).suggestions == []
-    sent = len(fake.completion_requests())
-    assert 1 <= sent <= 3
+    assert (await h.complete(nudge="0")).suggestions == []
+    assert h.engine.gate.closed_reason() is None  # one failure: no pause
+    assert (await h.complete(nudge="1")).suggestions == []
+    assert h.engine.gate.closed_reason()  # two in a row: backing off
+    assert (await h.complete(nudge="2")).suggestions == []
+    assert len(fake.completion_requests()) == 2  # the third was held back
     # every faulty stream was closed on our side, none lingers
     assert await settle(lambda: fake.open_connections <= 1), fake.open_connections
     assert await settle(lambda: not running_tasks()), running_tasks()
@@ -181,10 +183,7 @@ async def test_timeout_bounds_the_request_even_when_the_api_never_answers(fake, 
     h.settings = dataclasses.replace(
         h.settings, completion=dataclasses.replace(h.settings.completion, timeout_ms=300))
     fake.responder = lambda req: Reply(fault="never_answer")
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    outcome = await h.complete()
+    outcome = await h.complete()  # bounded by asyncio.wait_for: a hang fails the test
     assert outcome.suggestions == [] and outcome.reason == "timed out"
-    assert loop.time() - started < 0.3 + SLACK_S
     assert await settle(lambda: fake.completion_requests()[0].aborted)
     await h.model.aclose()

@@ -10,11 +10,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from tests.conftest import find_nvim, require
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "clients" / "nvim"
-NVIM = shutil.which("nvim")
+NVIM = find_nvim()
 
 LUA_TESTS = r"""
 vim.opt.rtp:prepend(PLUGIN)
@@ -238,10 +238,7 @@ os.exit(#failures == 0 and 0 or 1)
 
 
 def test_lua_units(tmp_path):
-    if NVIM is None:
-        if os.environ.get("CI"):
-            pytest.fail("nvim missing: pip install -e '.[test]'")
-        pytest.skip("nvim missing")
+    require(NVIM, "nvim missing: pip install -e '.[test]'")
     script = tmp_path / "units.lua"
     script.write_text(LUA_TESTS.replace("PLUGIN", "[==[" + str(PLUGIN) + "]==]", 1),
                       encoding="utf-8")
@@ -257,8 +254,7 @@ def test_lua_units(tmp_path):
 
 
 def test_help_file_has_valid_tags_for_every_command(tmp_path):
-    if NVIM is None:
-        pytest.skip("nvim missing")
+    require(NVIM, "nvim missing: pip install -e '.[test]'")
     doc = tmp_path / "doc"
     doc.mkdir()
     shutil.copy(PLUGIN / "doc" / "flashls.txt", doc / "flashls.txt")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from lsprotocol import types as lsp
 
 from tests.conftest import ROOT, base_settings, start_session
 from tests.fake_deepseek import Reply
-from tests.lsp_helpers import inline, open_doc
+from tests.lsp_helpers import cancel_request, inline, inline_params, open_doc, send_cancellable
 
 # Same price day and night, so the expected cost does not depend on when tests run.
 PRICES = {"deepseek-flash": {"offPeak": [1.0, 10.0, 100.0], "peak": [1.0, 10.0, 100.0]}}
@@ -86,7 +87,8 @@ async def test_session_ledger_counts_tokens_cache_and_cost(client, fake, tmp_pat
                            str(ledger)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    for window in ("today", "last7Days"):
+    # (not "today": a run that crosses midnight puts the requests in yesterday)
+    for window in ("last7Days",):
         assert report[window]["requests"] == 3
         assert report[window]["suggestionsAccepted"] == 2
         assert report[window]["tokens"]["cacheHit"] == expected["hit"]
@@ -110,14 +112,36 @@ async def test_ledger_never_stores_code_by_default(client, fake, tmp_path):
 
 
 async def test_errors_and_cancellations_are_counted(client, fake, tmp_path):
-    fake.responder = lambda req: Reply(status=500)
+    """One request the editor cancels while it streams, one the API fails: the ledger
+    says exactly that (and bills neither)."""
+    fake.responder = lambda req: Reply(text="slow_answer_text", chunk_chars=1,
+                                       chunk_delay_s=0.2)
     ledger = tmp_path / "usage.sqlite3"
     await start_session(client, fake, tmp_path, settings=usage_settings(fake, ledger))
-    uri = open_doc(client, tmp_path / "e.py", "a = \n")
-    assert await inline(client, uri, 0, 4) == []
+    uri = open_doc(client, tmp_path / "e.py", "a = \nb = \n")
+    msg_id, answer = send_cancellable(client, lsp.TEXT_DOCUMENT_INLINE_COMPLETION,
+                                      inline_params(uri, 0, 4, invoked=True))
+    await asyncio.to_thread(fake.wait_for_requests, 1)  # streaming now (3 s to go)
+    cancel_request(client, msg_id)
+    with pytest.raises(Exception, match="cancel|Cancel"):
+        await answer
+    assert await until(lambda: fake.completion_requests()[0].aborted)  # stream closed
+
+    fake.responder = lambda req: Reply(status=500)
+    assert await inline(client, uri, 1, 4, invoked=True) == []
     view = await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams(command="flashls.showUsage", arguments=[{"days": 1}]))
     day = view["json"]["last1Days"]
-    assert day["requests"] >= 1
-    assert day["byOutcome"]["error"] == day["requests"]
+    assert len(fake.completion_requests()) == 2
+    assert day["requests"] == 2
+    assert day["byOutcome"] == {"shown": 0, "cancelled": 1, "error": 1}
     assert day["costUsd"] == 0
+
+
+async def until(predicate, timeout_s: float = 10.0) -> bool:
+    """Wait for a condition the fake or the server reports (no fixed sleep)."""
+    for _ in range(int(timeout_s / 0.02)):
+        if predicate():
+            return True
+        await asyncio.sleep(0.02)
+    return predicate()

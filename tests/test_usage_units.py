@@ -144,18 +144,26 @@ def test_sink_pairs_concurrent_requests_by_task_and_counts_cost(tmp_path):
     prices = {"a": {"offPeak": [1, 2, 3], "peak": [1, 2, 3]},
               "b": {"offPeak": [10, 20, 30], "peak": [10, 20, 30]}}
     settings = settings_with(tmp_path / "l.sqlite3", prices=prices)
-    sink = LedgerSink(lambda: settings)
+    starts = {"a": 1000.0, "b": 2000.0}  # the start time each request's row must carry
+    now = {"t": 0.0}
+    sink = LedgerSink(lambda: settings, clock=lambda: now["t"])
 
-    async def one(model: str, delay: float, fail: bool) -> None:
+    async def one(model: str, finish_after: "asyncio.Event | None", fail: bool,
+                  done: asyncio.Event) -> None:
+        now["t"] = starts[model]
         sink.request_started("completion", model)
-        await asyncio.sleep(delay)
+        await asyncio.sleep(0)  # let the other request start in between
+        if finish_after is not None:
+            await finish_after.wait()  # "a" started first and finishes last
         if fail:
             sink.request_finished("completion", None, AuthError("no", status=401), "error")
         else:
             sink.request_finished("completion", result(model), None, "shown")
+        done.set()
 
     async def main() -> None:
-        await asyncio.gather(one("a", 0.05, True), one("b", 0.01, False))
+        a_done, b_done = asyncio.Event(), asyncio.Event()
+        await asyncio.gather(one("a", b_done, True, a_done), one("b", None, False, b_done))
 
     asyncio.run(main())
     assert sink.flush()
@@ -164,7 +172,8 @@ def test_sink_pairs_concurrent_requests_by_task_and_counts_cost(tmp_path):
     ledger.close()
     sink.close()
     assert rows["a"].outcome == "error" and rows["a"].error == "AuthError 401"
-    assert rows["a"].cost_usd is None and rows["a"].total_ms >= 40  # its own start time
+    assert rows["a"].cost_usd is None
+    assert (rows["a"].ts, rows["b"].ts) == (starts["a"], starts["b"])  # its own start
     assert rows["b"].cost_usd == pytest.approx((10 * 10 + 30 * 20 + 5 * 30) / 1e6)
     assert sink.session_cost_usd == pytest.approx(rows["b"].cost_usd)
 

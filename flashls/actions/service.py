@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-import pathspec
-
-from ..context.document import PositionError, too_large_or_binary
+from ..context.document import PositionError
+from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
 from ..context.tokens import estimate_tokens
-from ..context.workspace import Workspace, WorkspaceBoundary, compile_globs
+from ..context.workspace import Workspace, WorkspaceBoundary
 from ..settings import Settings
 from .comment import comment_prefix, to_comment
 from .intents import EXPLAIN, INTENTS, Intent, instruction_for
@@ -61,15 +59,6 @@ class EditResult:
     syntax_checked: bool = False
 
 
-@lru_cache(maxsize=8)
-def _exclude_spec(patterns: tuple[str, ...]) -> pathspec.PathSpec | None:
-    try:
-        return compile_globs(patterns)
-    except ValueError as err:  # reported by the settings layer; don't block actions on it
-        log.info("invalid exclude globs ignored for actions: %s", err)
-        return None
-
-
 class ActionService:
     def __init__(self, runner: ActionRunner, *, documents: Mapping[str, ParsedDocument],
                  settings: Callable[[], Settings], path_of: Callable[[str], str],
@@ -89,9 +78,22 @@ class ActionService:
         return self.boundary.get()
 
     # -- listing ----------------------------------------------------------------------
+    def not_sent(self, uri: str) -> NotSent | None:
+        """The one "document never sent" rule, as completions apply it."""
+        pdoc = self.documents.get(uri)
+        if pdoc is None:
+            return None
+        try:
+            workspace = self.workspace()
+        except Exception:  # invalid globs: told by the settings layer
+            workspace = None
+        settings = self.settings()
+        return never_sent(uri, pdoc.doc.text, workspace=workspace,
+                          user_excludes=settings.exclude,
+                          outside_workspace=settings.completion.outside_workspace)
+
     def excluded(self, uri: str) -> bool:
-        spec = _exclude_spec(tuple(self.settings().exclude))
-        return spec is not None and spec.match_file(self.path_of(uri))
+        return self.not_sent(uri) is not None
 
     def why_not(self, uri: str) -> str | None:
         """Why no action may run on this document now, or None when one may."""
@@ -102,10 +104,9 @@ class ActionService:
             return "the document is not open"
         if self.unsynced(uri):
             return "the document is out of sync with the editor; reopen it"
-        if too_large_or_binary(pdoc.doc.text):
-            return "the document is too large or binary"
-        if self.excluded(uri):
-            return f"{self.path_of(uri)} matches flashls.exclude; it is never sent"
+        refused = self.not_sent(uri)
+        if refused is not None:
+            return f"{self.path_of(uri)}: {refused.message}"
         return None
 
     def selection(self, target: Target) -> tuple[ParsedDocument, int, int] | None:

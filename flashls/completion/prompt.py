@@ -84,6 +84,13 @@ def chat_request(ctx: ContextLike, inputs: PromptInputs, *, model: str, max_toke
         ChatMessage("system", CHAT_SYSTEM), ChatMessage("user", "\n".join(blocks))))
 
 
+def sent_text(request: ModelRequest) -> str:
+    """Everything a request sends as model input (what `completion.contextTokens` bounds)."""
+    if isinstance(request, FimRequest):
+        return request.prompt + request.suffix
+    return "".join(m.content for m in request.messages)
+
+
 def build_request(endpoint: str, ctx: ContextLike, inputs: PromptInputs, *, model: str,
                   max_tokens: int, stop: tuple[str, ...] = ()) -> ModelRequest:
     build = fim_request if endpoint == "fim" else chat_request

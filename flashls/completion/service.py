@@ -16,6 +16,7 @@ from typing import Callable, Mapping, Protocol
 
 from ..context.document import Document
 from ..context.syntax import ParsedDocument
+from ..context.tokens import estimate_tokens
 from ..model.gate import UpstreamGate
 from ..model.types import CompletionModel, ModelError, ModelResult, UpstreamTimeout
 from ..settings import Settings
@@ -23,7 +24,7 @@ from .cache import CachedSuggestion, CacheKey, SuggestionCache, text_key
 from .debounce import Debouncer
 from .multiline import Shape
 from .postprocess import Cleaned
-from .prompt import ContextLike, PromptInputs, build_request
+from .prompt import ContextLike, PromptInputs, build_request, sent_text
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +195,7 @@ class CompletionEngine:
         self.stats = EngineStats()
         self.reuse_inflight = reuse_inflight
         self._prepare_ema_ms = 5.0  # how long building a request takes here, learned
+        self._framing_tokens: dict[int, int] = {}  # budget -> reduction framing needed
         self.context_epoch = 0  # bumped when anything outside the edited file changes
         self._jobs: dict[str, _Job] = {}
         self._generations: dict[str, list[_Generation]] = {}
@@ -405,15 +407,28 @@ class CompletionEngine:
     def _build(self, snapshot: ParsedDocument, offset: int, settings: Settings):
         shape = self.shaper(snapshot, offset, settings.completion.multiline,
                             settings.completion.max_tokens)
-        ctx = self.context(snapshot, offset, settings.completion.context_tokens)
         spec = snapshot.spec
         inputs = PromptInputs(self.path_of(snapshot.doc.uri), snapshot.doc.language_id,
                               spec.line_comment if spec else "")
-        # every request carries exactly `completion.maxTokens` (a promise to the user);
-        # the shape's stop sequences are what end a single-line answer early
-        request = build_request(settings.completion.endpoint, ctx, inputs,
-                                model=settings.model,
-                                max_tokens=settings.completion.max_tokens, stop=shape.stop)
+        budget = settings.completion.context_tokens
+        # start from the largest reduction a request needed at this budget: after the
+        # first over-budget request, one pass per keystroke (a rebuild costs a context)
+        context_budget = max(0, budget - self._framing_tokens.get(budget, 0))
+        for _ in range(4):
+            ctx = self.context(snapshot, offset, context_budget)
+            # every request carries exactly `completion.maxTokens` (a promise to the user);
+            # the shape's stop sequences are what end a single-line answer early
+            request = build_request(settings.completion.endpoint, ctx, inputs,
+                                    model=settings.model,
+                                    max_tokens=settings.completion.max_tokens, stop=shape.stop)
+            # the framing (comment prefixes, part labels, chat instructions) is not in
+            # the tiers' accounting: a request over `contextTokens` is rebuilt smaller
+            over = estimate_tokens(sent_text(request)) - budget
+            if over <= 0 or context_budget == 0:
+                break
+            # tiers take whole entries: step by at least 1/32 of the budget
+            context_budget = max(0, context_budget - max(over, budget // 32))
+            self._framing_tokens[budget] = min(budget // 8, budget - context_budget)
         return ctx, shape, request
 
     def preview(self, uri: str, offset: int) -> dict:

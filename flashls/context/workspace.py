@@ -4,8 +4,9 @@ Every file that context assembly reads from disk or takes from an open buffer go
 through `Workspace.allowed` / `Workspace.read`. The rules, all enforced here:
 
 * only files inside a workspace folder, after resolving symlinks and `..`;
-* never files matching `flashls.exclude` globs (checked on both the path as named
-  and its resolved target) or ignored by a `.gitignore` / `.git/info/exclude`;
+* never files matching the exclude globs (the built-in credential and build-output
+  globs plus `flashls.exclude`, checked on both the path as named and its resolved
+  target) or ignored by a `.gitignore` / `.git/info/exclude`;
 * never binary files (a NUL byte in the first 8 KB) or files over `max_bytes`.
 """
 
@@ -21,6 +22,8 @@ from urllib.parse import unquote, urlparse
 
 import pathspec
 from cachetools import LRUCache, TTLCache
+
+from ..settings import CREDENTIAL_FILE, CREDENTIAL_PATTERNS, EXCLUDED, effective_excludes
 
 MAX_FILE_BYTES = 1_000_000
 BOUNDARY_TTL = 2.0  # seconds a path's allowed/denied verdict is reused (symlinks, ignores)
@@ -62,6 +65,21 @@ class _Stamp:
 
 
 log = logging.getLogger(__name__)
+
+OUTSIDE_WORKSPACE = "outside_workspace"  # verdict / status reason code
+_CREDENTIALS = compile_globs(CREDENTIAL_PATTERNS)
+
+
+def glob_verdict(spec: pathspec.PathSpec, rels: Iterable[str]) -> str | None:
+    """CREDENTIAL_FILE or EXCLUDED when `spec` excludes any of the POSIX paths `rels`
+    (a credential glob that excludes it decides the reason), else None."""
+    verdict = None
+    for rel in rels:
+        if spec.match_file(rel):
+            if _CREDENTIALS.match_file(rel):
+                return CREDENTIAL_FILE
+            verdict = EXCLUDED
+    return verdict
 
 
 class Workspace:
@@ -128,42 +146,56 @@ class Workspace:
         return rel
 
     def excluded(self, path: str) -> bool:
-        """Whether `flashls.exclude` or git ignores `path` (as named or resolved)."""
+        """Whether the exclude globs or git ignore `path` (as named or resolved)."""
+        return self.exclusion(path) is not None
+
+    def exclusion(self, path: str) -> str | None:
+        """Why `path` is excluded: CREDENTIAL_FILE, EXCLUDED (a glob, git-ignored, or
+        outside every folder), or None when it is not."""
         real = self.real(path)
         root = self.root_of(real)
         if root is None:
-            return True
+            return EXCLUDED
         candidates = {Path(os.path.relpath(real, root)).as_posix()}
         named = os.path.abspath(path)
         named_root = next((r for r in self.roots if named.startswith(r.rstrip(os.sep) + os.sep)),
                           None)
         if named_root:
             candidates.add(Path(os.path.relpath(named, named_root)).as_posix())
-        if any(self._glob_excluded(rel) for rel in candidates):
-            return True
-        return self.use_gitignore and self._git_ignored(real, root)
+        verdict = None
+        for rel in candidates:
+            verdict = self._glob_verdict(rel) or verdict
+            if verdict == CREDENTIAL_FILE:
+                return verdict
+        if verdict is None and self.use_gitignore and self._git_ignored(real, root):
+            verdict = EXCLUDED
+        return verdict
 
-    def _glob_excluded(self, rel: str) -> bool:
-        hit = self._globbed.get(rel)
-        if hit is None:
-            hit = bool(self._exclude.match_file(rel))
+    def _glob_verdict(self, rel: str) -> str | None:
+        hit = self._globbed.get(rel, "")
+        if hit == "":
+            hit = glob_verdict(self._exclude, (rel,))
             with self._lock:
                 self._globbed[rel] = hit
         return hit
 
-    def allowed(self, path: str) -> bool:
-        """Inside the workspace and not excluded (content checks happen in `read`).
-        The verdict is reused for `BOUNDARY_TTL` seconds: requests come per keystroke."""
-        if not path:
-            return False
+    def verdict(self, path: str) -> str | None:
+        """None when `path` may be read and sent; else OUTSIDE_WORKSPACE, CREDENTIAL_FILE
+        or EXCLUDED. Reused for `BOUNDARY_TTL` seconds: requests come per keystroke."""
+        if not path or not os.path.isabs(path):
+            return OUTSIDE_WORKSPACE  # no location (untitled:) is no place in a folder
         with self._lock:
-            hit = self._verdicts.get(path)
-        if hit is not None:
+            hit = self._verdicts.get(path, "")
+        if hit != "":
             return hit
-        verdict = self.contains(path) and not self.excluded(path)
+        verdict = OUTSIDE_WORKSPACE if not self.contains(path) else self.exclusion(path)
         with self._lock:
             self._verdicts[path] = verdict
         return verdict
+
+    def allowed(self, path: str) -> bool:
+        """Inside the workspace and not excluded (content checks happen in `read`)."""
+        return self.verdict(path) is None
 
     # -- reading -----------------------------------------------------------
     def read(self, path: str) -> str | None:
@@ -280,7 +312,8 @@ class Workspace:
 
 class WorkspaceBoundary:
     """The Workspace for the current folders and exclude globs, rebuilt only when either
-    changes; one instance serves completions and code actions (one set of file caches)."""
+    changes; one instance serves completions and code actions (one set of file caches).
+    `exclude` gives the user's `flashls.exclude`: the built-in globs always come first."""
 
     def __init__(self, roots: Callable[[], Sequence], exclude: Callable[[], Sequence[str]]):
         self.roots = roots
@@ -289,7 +322,7 @@ class WorkspaceBoundary:
         self._workspace: Workspace | None = None
 
     def get(self) -> "Workspace | None":
-        key = (tuple(str(r) for r in self.roots()), tuple(self.exclude()))
+        key = (tuple(str(r) for r in self.roots()), tuple(effective_excludes(self.exclude())))
         if key != self._key:
             try:
                 self._workspace = Workspace(key[0], key[1]) if key[0] else None

@@ -238,6 +238,9 @@ def register_actions(server: FlashServer) -> None:
                         (rng.end.line, rng.end.character))
         located = service.selection(target)
         if located is None:
+            refused = service.not_sent(uri) if rng.start != rng.end else None
+            if refused is not None:  # a selection in a document that is never sent: say why
+                session.events.not_offered(uri, refused.code, refused.message)
             return None  # empty selection (a cursor move), disabled, unusable document
         pdoc, start, end = located
         first = pdoc.doc.position_at(start)[0]

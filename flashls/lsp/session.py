@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -19,9 +17,9 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.document import PositionError, too_large_or_binary
+from ..context.document import PositionError
+from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
-from ..context.workspace import compile_globs, path_from_uri
 from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
@@ -34,14 +32,6 @@ log = logging.getLogger("flashls")
 
 CONFIG_PULL_TIMEOUT_S = 5.0
 IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
-
-
-@lru_cache(maxsize=4)
-def _exclude_spec(patterns: tuple[str, ...]):
-    try:
-        return compile_globs(patterns)
-    except ValueError:
-        return None
 
 
 class Messages:
@@ -105,6 +95,16 @@ class StatusEvents:
             self._notify("error", str(error))
         elif self.in_flight == 0:
             self._notify("ready")
+
+    def not_offered(self, uri: str, code: str, message: str) -> None:
+        """Nothing is offered for `uri`, and why (`reason` in `flashls/status`).
+        Minimal version; the status mechanism (#19) may replace it, same signature."""
+        params: dict[str, Any] = {"state": "ready", "message": message,
+                                  "reason": {"code": code, "message": message}}
+        try:
+            self.session.server.protocol.notify("flashls/status", params)
+        except Exception as err:
+            log.debug("status notification failed: %s", err)
 
     def suggestion_shown(self, suggestion: Suggestion) -> None:
         for sink in self.sinks:
@@ -251,11 +251,10 @@ class Session:
             return None
         if uri in self.unsynced:
             return None
-        if too_large_or_binary(pdoc.doc.text):
-            log.info("not completing in %s: too large or binary", uri)
-            return None
-        if self.excluded(uri):
-            log.info("not completing in %s: excluded (flashls.exclude or git-ignored)", uri)
+        refused = self.never_sent(uri)
+        if refused is not None:
+            log.info("not completing in %s: %s", uri, refused.message)
+            self.events.not_offered(uri, refused.code, refused.message)
             return None
         try:
             return pdoc, pdoc.doc.offset_at(position.line, position.character)
@@ -263,20 +262,23 @@ class Session:
             log.info("invalid position in %s: %s", uri, err)
             return None
 
-    def excluded(self, uri: str) -> bool:
-        """`flashls.exclude` and git ignores cover the edited file too: its text is
-        never sent, not even as the cursor window."""
-        path = path_from_uri(uri)
-        if not os.path.isabs(path):
-            return False  # untitled: and other schemes have no path to match
+    def never_sent(self, uri: str) -> NotSent | None:
+        """The one "document never sent" rule (flashls.context.never_sent) for an open
+        document, with this session's workspace, excludes and outside-workspace policy."""
+        pdoc = self.documents.get(uri)
+        if pdoc is None:
+            return None
         try:
             workspace = self.engine.context.workspace()
         except Exception:  # no workspace-aware context, or invalid globs (told elsewhere)
             workspace = None
-        if workspace is not None and workspace.contains(path):
-            return not workspace.allowed(path)
-        spec = _exclude_spec(tuple(self.settings.exclude))
-        return bool(spec and spec.match_file(Path(path).as_posix().lstrip("/")))
+        return never_sent(uri, pdoc.doc.text, workspace=workspace,
+                          user_excludes=self.settings.exclude,
+                          outside_workspace=self.settings.completion.outside_workspace)
+
+    def excluded(self, uri: str) -> bool:
+        """Whether the edited document's text must never be sent (any reason)."""
+        return self.never_sent(uri) is not None
 
     def relative_path(self, uri: str) -> str:
         path = to_fs_path(uri) or uri
