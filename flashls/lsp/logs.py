@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO,
           "debug": logging.DEBUG}
+# The VS Code client reads the level from this prefix (clients/vscode/src/serverLog.ts).
+STDERR_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LSP_TYPES = {logging.ERROR: lsp.MessageType.Error, logging.WARNING: lsp.MessageType.Warning,
              logging.INFO: lsp.MessageType.Info, logging.DEBUG: lsp.MessageType.Log}
 
@@ -82,7 +84,7 @@ def configure_logging(server: "FlashServer", level: str, key: Callable[[], str])
         logger.removeHandler(handler)
     redact = RedactKey(key)
     stderr = logging.StreamHandler(sys.stderr)
-    stderr.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    stderr.setFormatter(logging.Formatter(STDERR_FORMAT))
     to_client = ClientOrStderrHandler(server, stderr)
     to_client.setFormatter(logging.Formatter("%(message)s"))
     to_client.addFilter(redact)
@@ -94,5 +96,6 @@ def configure_logging(server: "FlashServer", level: str, key: Callable[[], str])
     for handler in list(pygls_logger.handlers):
         pygls_logger.removeHandler(handler)
     pygls_stderr = logging.StreamHandler(sys.stderr)
+    pygls_stderr.setFormatter(logging.Formatter(STDERR_FORMAT))
     pygls_stderr.addFilter(redact)
     pygls_logger.addHandler(pygls_stderr)
