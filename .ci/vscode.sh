@@ -24,7 +24,12 @@ unreachable() {
   exit 0
 }
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo -n "$@"
+  else echo "vscode-e2e setup: installing$missing needs root (or sudo)" >&2; exit 1
+  fi
+}
 
 # --- Debian packages -------------------------------------------------------------
 missing=""
@@ -34,7 +39,7 @@ done
 if [ -n "$missing" ]; then
   echo "vscode-e2e setup: apt-get install$missing"
   as_root apt-get update -q >/dev/null || unreachable "the Debian archive"
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q --no-install-recommends $missing >/dev/null \
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q $missing >/dev/null \
     || unreachable "the Debian archive"
 fi
 

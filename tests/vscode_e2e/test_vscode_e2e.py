@@ -23,6 +23,9 @@ from tests.vscode_e2e.harness import (
     wait_until,
 )
 
+# The first test also pays for building the .vsix and starting VS Code.
+pytestmark = pytest.mark.timeout(300)
+
 OUT = ROOT / "build" / "vscode-e2e"
 API_KEY = "sk-e2e-test-key-5678"
 
