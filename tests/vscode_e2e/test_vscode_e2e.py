@@ -316,9 +316,6 @@ def test_healthy_session_has_no_error_lines_and_no_duplicates(vscode):
     assert "settings updated from" in healthy
     assert "[error]" not in healthy, healthy
     lines = [line.split("] ", 1)[-1] for line in healthy.splitlines() if "] " in line]
-    updates = [line for line in lines if line.startswith("settings updated from")]
-    assert len(updates) == vscode.log().count("settings updated from") - \
-        vscode.missing_server_log.count("settings updated from")
     # The server's own lines come once, through window/logMessage, never also from stderr.
     assert not any(re.match(r"(DEBUG|INFO|WARNING|ERROR) flashls", line) for line in lines), lines
 
