@@ -59,6 +59,14 @@ def model_text(req: Recorded) -> str:
     return body.get("prompt") or "".join(m.get("content", "") for m in body.get("messages", []))
 
 
+def requests_for(fake: FakeDeepSeek, marker: str, since: int = 0) -> list[Recorded]:
+    """Completion requests at a cursor in one file (a late prefetch for another file is not
+    news). The FIM prompt ends with the cursor's file after its last `=====` header;
+    other files' text may come before it as context."""
+    return [r for r in fake.completion_requests()[since:]
+            if marker in r.body.get("prompt", "").rsplit("=====", 1)[-1]]
+
+
 def respond(req: Recorded) -> Reply:
     if req.path.endswith("/beta/completions"):
         line = req.body.get("prompt", "").rsplit("\n", 1)[-1]
@@ -240,13 +248,13 @@ def test_accept_next_word_takes_one_word_and_keeps_the_rest_without_a_new_reques
                       ".some((l) => l.textContent.replace(/\\u00a0/g, ' ').includes('result = normalize')))()")
     rest = vscode.ui.wait_ghost("(values, scale=2)")
     assert "normalize" not in rest, rest
-    extra = [r.body.get("prompt", "")[-40:] for r in vscode.fake.completion_requests()[before:]]
+    extra = [r.body.get("prompt", "")[-40:] for r in requests_for(vscode.fake, "def g(values)", before)]
     assert extra == [], extra  # the rest came from memory
     vscode.ui.keys("Tab")
     assert vscode.save("words.py", "def g(values):\n    result = normalize(values, scale=2)\n")
     # Accepting the whole suggestion may prefetch what comes after it
     # (completion.speculate); that is the only request since the first.
-    after = [r.body.get("prompt", "") for r in vscode.fake.completion_requests()[before:]]
+    after = [r.body.get("prompt", "") for r in requests_for(vscode.fake, "def g(values)", before)]
     assert all(p.endswith("result = normalize(values, scale=2)") for p in after), after
 
 
@@ -258,7 +266,7 @@ def test_a_change_in_settings_json_reaches_the_server_live(vscode):
     before = len(vscode.fake.completion_requests())
     vscode.type_at_end_of_line("live.py", 2, "limit = ")
     vscode.ui.wait_ghost("clamp(values, 17)")
-    latest = vscode.fake.completion_requests()[before:]
+    latest = requests_for(vscode.fake, "def h(values)", before)
     assert latest and all(r.body.get("max_tokens") == 17 for r in latest), [r.body for r in latest]
 
 
