@@ -32,14 +32,17 @@ CLIENT_ONLY: dict[str, dict[str, Any]] = {
         "type": "string",
         "default": "",
         "description": "Path to the flashls executable. Empty: the active Python environment "
-                       "(`flashls` script or `python -m flashls`), then PATH.",
+                       "(`flashls` script or `python -m flashls`), then PATH. A path on this "
+                       "machine: in a remote window (code-server, SSH, WSL, dev container) "
+                       "set it in Remote or Workspace settings; User settings are not read there.",
         "scope": "machine-overridable",
     },
     "trace.server": {
         "type": "string",
         "default": "off",
         "enum": ["off", "messages", "verbose"],
-        "description": "Log the LSP messages between VS Code and flashls to the output channel.",
+        "description": "Log the LSP messages between VS Code and flashls to the \"flashls Trace\" "
+                       "output channel. This setting alone turns tracing on.",
     },
 }
 

@@ -1,4 +1,6 @@
-"""Logging: stderr always, `window/logMessage` at the configured level, key redacted."""
+"""Logging at the configured level, key redacted: each line goes to the editor as
+`window/logMessage` once a client is connected, otherwise to stderr — never both, so an
+editor that shows stderr too (VS Code tags it `[error]`) does not show every line twice."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ if TYPE_CHECKING:
 
 LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO,
           "debug": logging.DEBUG}
+# The VS Code client reads the level from this prefix (clients/vscode/src/serverLog.ts).
+STDERR_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LSP_TYPES = {logging.ERROR: lsp.MessageType.Error, logging.WARNING: lsp.MessageType.Warning,
              logging.INFO: lsp.MessageType.Info, logging.DEBUG: lsp.MessageType.Log}
 
@@ -34,22 +38,40 @@ class RedactKey(logging.Filter):
         return True
 
 
-class LspLogHandler(logging.Handler):
-    def __init__(self, server: "FlashServer"):
+def lsp_message_type(levelno: int) -> lsp.MessageType:
+    """The LSP message type for a logging level: the nearest level at or below it."""
+    at_or_below = [level for level in LSP_TYPES if level <= levelno]
+    return LSP_TYPES[max(at_or_below)] if at_or_below else lsp.MessageType.Log
+
+
+class ClientOrStderrHandler(logging.Handler):
+    """`window/logMessage` while the server has a client transport, stderr before it has one
+    (startup) or when sending fails."""
+
+    def __init__(self, server: "FlashServer", stderr: logging.Handler):
         super().__init__()
         self.server = server
+        self.stderr = stderr
         self._emitting = False
 
+    def client_connected(self) -> bool:
+        protocol = getattr(self.server, "protocol", None)
+        return getattr(protocol, "writer", None) is not None
+
     def emit(self, record: logging.LogRecord) -> None:
-        if self._emitting:
+        if self._emitting:  # a log line from inside sending one: stderr, never recursion
+            self.stderr.handle(record)
             return
         self._emitting = True
         try:
-            level = max(l for l in LSP_TYPES if l <= record.levelno) if record.levelno >= logging.DEBUG else logging.DEBUG
-            self.server.window_log_message(lsp.LogMessageParams(
-                type=LSP_TYPES[level], message=self.format(record)))
-        except Exception:
-            pass
+            if not self.client_connected():
+                self.stderr.handle(record)
+                return
+            try:
+                self.server.window_log_message(lsp.LogMessageParams(
+                    type=lsp_message_type(record.levelno), message=self.format(record)))
+            except Exception:
+                self.stderr.handle(record)
         finally:
             self._emitting = False
 
@@ -62,12 +84,11 @@ def configure_logging(server: "FlashServer", level: str, key: Callable[[], str])
         logger.removeHandler(handler)
     redact = RedactKey(key)
     stderr = logging.StreamHandler(sys.stderr)
-    stderr.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    lsp_handler = LspLogHandler(server)
-    lsp_handler.setFormatter(logging.Formatter("%(message)s"))
-    for handler in (stderr, lsp_handler):
-        handler.addFilter(redact)
-        logger.addHandler(handler)
+    stderr.setFormatter(logging.Formatter(STDERR_FORMAT))
+    to_client = ClientOrStderrHandler(server, stderr)
+    to_client.setFormatter(logging.Formatter("%(message)s"))
+    to_client.addFilter(redact)
+    logger.addHandler(to_client)
     # pygls logs whole messages (settings included) at info/debug: keep it quiet
     pygls_logger = logging.getLogger("pygls")
     pygls_logger.setLevel(logging.WARNING)
@@ -75,5 +96,6 @@ def configure_logging(server: "FlashServer", level: str, key: Callable[[], str])
     for handler in list(pygls_logger.handlers):
         pygls_logger.removeHandler(handler)
     pygls_stderr = logging.StreamHandler(sys.stderr)
+    pygls_stderr.setFormatter(logging.Formatter(STDERR_FORMAT))
     pygls_stderr.addFilter(redact)
     pygls_logger.addHandler(pygls_stderr)

@@ -1,5 +1,6 @@
 /** VS Code entry point: start flashls, wire its commands, status bar and settings. */
 import * as os from 'os';
+import * as readline from 'readline';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -26,11 +27,13 @@ import {
   validateInstruction,
 } from './commands';
 import { codeActionMiddleware } from './codeActions';
-import { discoverServer, Discovery, INSTALL_HINT } from './discovery';
+import { commandLine, discoverServer, Discovery, INSTALL_HINT } from './discovery';
 import { escapeHtml, markdownPage } from './html';
 import { nodeProbe } from './probe';
 import { activeInterpreter } from './python';
+import { stderrRouter } from './serverLog';
 import { formatStatus, parseStatus, StatusParams } from './status';
+import { SettingTraceChannel } from './trace';
 
 const SECTION = 'flashls';
 
@@ -40,13 +43,17 @@ let statusItem: vscode.StatusBarItem;
 let lastStatus: StatusParams | { state: 'starting' | 'stopped'; message?: string } = { state: 'starting' };
 let lastFailure: string | undefined;
 let markdownPanel: vscode.WebviewPanel | undefined;
+let traceChannel: SettingTraceChannel;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('flashls', { log: true });
   statusItem = vscode.window.createStatusBarItem('flashls.status', vscode.StatusBarAlignment.Right, 100);
   statusItem.name = 'flashls';
   statusItem.command = CLIENT_COMMANDS.statusMenu;
-  context.subscriptions.push(output, statusItem);
+  traceChannel = new SettingTraceChannel(
+    () => vscode.window.createOutputChannel('flashls Trace'),
+    () => vscode.workspace.getConfiguration(SECTION).get('trace.server'));
+  context.subscriptions.push(output, statusItem, traceChannel);
   renderStatus();
   statusItem.show();
 
@@ -74,9 +81,12 @@ export async function deactivate(): Promise<void> {
 async function findServer(): Promise<Discovery> {
   const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
   const interpreter = await activeInterpreter(resource);
+  const config = vscode.workspace.getConfiguration(SECTION);
   return discoverServer(
     {
-      serverPath: vscode.workspace.getConfiguration(SECTION).get<string>('serverPath', ''),
+      serverPath: config.get<string>('serverPath', ''),
+      serverPathOrigin: settingOrigin(config.inspect<string>('serverPath')),
+      remoteName: vscode.env.remoteName,
       pythonInterpreter: interpreter?.path,
       pythonSource: interpreter?.source,
       pathEnv: process.env.PATH ?? '',
@@ -86,6 +96,14 @@ async function findServer(): Promise<Discovery> {
     },
     nodeProbe,
   );
+}
+
+/** Which settings file the effective value comes from, for error messages. */
+function settingOrigin(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): string | undefined {
+  if (inspected?.workspaceFolderValue !== undefined) return 'Workspace Folder settings';
+  if (inspected?.workspaceValue !== undefined) return 'Workspace settings';
+  if (inspected?.globalValue !== undefined) return vscode.env.remoteName ? 'Remote settings' : 'User settings';
+  return undefined;
 }
 
 async function startClient(): Promise<void> {
@@ -102,7 +120,7 @@ async function startClient(): Promise<void> {
     return;
   }
   lastFailure = undefined;
-  output.info(`Starting ${found.command} ${found.args.join(' ')} (from ${found.source})`);
+  output.info(`Starting ${commandLine(found.command, found.args)} (from ${found.source})`);
   const serverOptions: ServerOptions = {
     command: found.command,
     args: found.args,
@@ -111,6 +129,19 @@ async function startClient(): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
     outputChannel: output,
+    // flashls.trace.server alone turns tracing on (see trace.ts).
+    traceOutputChannel: traceChannel as unknown as vscode.LogOutputChannel,
+    // stderr lines at the level they were logged at, not all as [error] (see serverLog.ts).
+    stdioOptions: {
+      stdout: (input, channel) => eachLine(input, (line) => channel.info(line)),
+      stderr: (input, channel) => eachLine(input, stderrRouter({
+        trace: (line) => channel.trace(line),
+        debug: (line) => channel.debug(line),
+        info: (line) => channel.info(line),
+        warn: (line) => channel.warn(line),
+        error: (line) => channel.error(line),
+      })),
+    },
     middleware: {
       // The code actions' own commands: "Rewrite…" needs an instruction, "Explain" a view.
       executeCommand: codeActionCommand,
@@ -152,6 +183,10 @@ async function startClient(): Promise<void> {
   }
 }
 
+function eachLine(input: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  readline.createInterface({ input, crlfDelay: Infinity, terminal: false, historySize: 0 }).on('line', onLine);
+}
+
 async function stopClient(): Promise<void> {
   const running = client;
   client = undefined;
@@ -188,6 +223,7 @@ function onConfigurationChanged(event: vscode.ConfigurationChangeEvent): void {
     return;
   }
   if (!event.affectsConfiguration(SECTION)) return;
+  if (event.affectsConfiguration('flashls.trace.server')) traceChannel.settingChanged();
   renderStatus();
   if (client?.isRunning()) {
     const settings = serverSettings(vscode.workspace.getConfiguration(SECTION));

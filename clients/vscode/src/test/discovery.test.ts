@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  discoverServer, DiscoveryInput, executableNames, pathCandidates, Probe, scriptCandidates,
+  commandLine, discoverServer, DiscoveryInput, executableNames, pathCandidates, Probe, scriptCandidates,
 } from '../discovery';
 import { hasModule, isExecutable } from '../probe';
 
@@ -109,4 +109,52 @@ test('real probe: hasModule asks the interpreter and survives a missing one', as
   assert.equal(await hasModule(python, 'json'), true);
   assert.equal(await hasModule(python, 'no_such_module_flashls_xyz'), false);
   assert.equal(await hasModule('/no/such/python', 'json'), false);
+});
+
+test('nothing found: "looked for" starts with the setting and says where it is read', async () => {
+  const local = await discoverServer(input(), fakeProbe([]));
+  assert.equal(local.ok, false);
+  if (!local.ok) {
+    assert.match(local.tried[0], /^setting flashls\.serverPath: not set \(read in User or Workspace settings\)/);
+    assert.match(local.message, /set flashls\.serverPath to the flashls executable in User or Workspace settings/);
+    assert.doesNotMatch(local.message, /login shell/);
+  }
+});
+
+test('remote window: the message says User settings are not read there, and why PATH differs', async () => {
+  const found = await discoverServer(input({ remoteName: 'ssh-remote' }), fakeProbe([]));
+  assert.equal(found.ok, false);
+  if (!found.ok) {
+    assert.match(found.message, /Remote settings \("Preferences: Open Remote Settings \(JSON\)"\)/);
+    assert.match(found.message, /\.vscode\/settings\.json/);
+    assert.match(found.message, /\(ssh-remote\) a value in User settings is not read/);
+    assert.match(found.message, /login shell \(~\/\.profile, ~\/\.bash_profile\)/);
+    assert.match(found.tried[0], /not set \(read in Remote settings/);
+  }
+});
+
+test('flashls in ~/.local/bin but off PATH: named, with where to set serverPath', async () => {
+  const probe = fakeProbe(['/home/u/.local/bin/flashls']);
+  const found = await discoverServer(input({ remoteName: 'wsl' }), probe);
+  assert.equal(found.ok, false);
+  if (!found.ok) {
+    assert.match(found.message, /\/home\/u\/\.local\/bin\/flashls exists but its folder is not on this extension host's PATH/);
+    assert.ok(found.tried.includes('/home/u/.local/bin/flashls (not on PATH)'));
+  }
+  // Already on PATH: found there, never reported as off PATH.
+  const onPath = await discoverServer(
+    input({ pathEnv: '/home/u/.local/bin:/usr/bin' }), fakeProbe(['/home/u/.local/bin/flashls']));
+  assert.equal(onPath.ok && onPath.source, 'PATH');
+});
+
+test('a wrong serverPath says which settings file set it', async () => {
+  const found = await discoverServer(input({ serverPath: '/nope/flashls', serverPathOrigin: 'Workspace settings' }), fakeProbe([]));
+  assert.equal(found.ok, false);
+  if (!found.ok) assert.match(found.message, /flashls\.serverPath is set in Workspace settings to "\/nope\/flashls"/);
+});
+
+test('the logged command line has no double space without arguments and quotes spaced parts', () => {
+  assert.equal(commandLine('/venv/bin/flashls', []), '/venv/bin/flashls');
+  assert.equal(commandLine('/venv/bin/python', ['-m', 'flashls']), '/venv/bin/python -m flashls');
+  assert.equal(commandLine('/My Tools/flashls', []), '"/My Tools/flashls"');
 });
