@@ -167,8 +167,8 @@ def judge(answer: str, region: Region, *, cut_off: bool, max_lines: int,
         return Verdict((), "longer than the region allows")
     if body.rstrip() == old.rstrip():
         return Verdict((), "unchanged")
-    if not old.endswith("\n"):
-        body = body.rstrip("\n")  # the region ends before its last line break
+    # blank lines ending the region are kept: models drop or add them at will
+    body = body.rstrip("\n") + "\n" * (len(old) - len(old.rstrip("\n")))
     edits = minimal_edits(old, body)
     edits = [_to_region(e, region) for e in edits]
     edits = [e for e in edits if not (e.start == e.end and not e.text)]
