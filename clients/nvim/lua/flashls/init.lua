@@ -28,6 +28,12 @@ M.defaults = {
     next = '<M-]>',
     prev = '<M-[>',
     dismiss = '<C-]>',
+    --- Next edit suggestions (the edit after the one you made; see
+    --- docs/how-it-works/next-edit.md): accept in Normal / Insert mode, jump, dismiss.
+    next_edit_accept = '<Tab>',
+    next_edit_accept_insert = '<M-CR>',
+    next_edit_jump = '<M-n>',
+    next_edit_dismiss = '<Esc>',
   },
 }
 
@@ -124,6 +130,7 @@ local function on_attach(client, bufnr)
     require('flashls.ghost').attach(bufnr, client)
   end
   set_keymaps(bufnr)
+  require('flashls.nextedit').attach(bufnr, client, M.config.keymaps)
 end
 
 -- -- setup ------------------------------------------------------------------------
