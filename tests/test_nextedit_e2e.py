@@ -252,3 +252,32 @@ async def test_disabled_means_no_request(client, fake, tmp_path):
     version = rename_parameter(client, uri)
     assert await next_edits(client, uri, 3, 13, version) == []
     assert fake.completion_requests() == []
+
+
+SECRET_SOURCE = SOURCE.replace("import math\n", "import math\nAPI_KEY = 'sk-live-0123456789abcdef0123'\n")
+
+
+async def test_a_secret_in_the_region_is_redacted_and_its_line_never_edited(client, fake,
+                                                                            tmp_path):
+    fake.responder = rename_body
+    await start(client, fake, tmp_path)
+    uri = open_doc(client, tmp_path / "geometry.py", SECRET_SOURCE)
+    change(client, uri, 2, (4, 9), (4, 14), "")
+    version = 2
+    for i, ch in enumerate("size"):
+        version += 1
+        change(client, uri, version, (4, 9 + i), (4, 9 + i), ch)
+    edits = await next_edits(client, uri, 4, 13, version)
+    renamed = SECRET_SOURCE.replace("def area(width", "def area(size")
+    assert apply(renamed, edits) == RENAMED.replace(
+        "import math\n", "import math\nAPI_KEY = 'sk-live-0123456789abcdef0123'\n")
+    (req,) = fake.completion_requests()
+    sent = "".join(m["content"] for m in req.body["messages"])
+    assert "sk-live-0123456789abcdef0123" not in sent and "<redacted>" in region_of(req)
+
+    def rewrite_the_secret_line(req):
+        region = region_of(req).replace(CURSOR, "")
+        return Reply(text="```python\n" + region.replace("<redacted>", "oops") + "\n```")
+
+    fake.responder = rewrite_the_secret_line
+    assert await next_edits(client, uri, 4, 13, version) == []

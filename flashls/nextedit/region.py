@@ -54,3 +54,53 @@ def editable_region(doc: Document, offset: int, lines: int) -> Region:
     end = doc.line_span(last)[1]
     text = doc.text[start:end]
     return Region(first, last, start, end, text, offset - start, detect_newline(doc.text))
+
+
+@dataclass(frozen=True)
+class LineMap:
+    """Offsets between a region and its redacted copy, which differ only inside some
+    lines (a secret's value replaced by a marker). Offsets on those lines have no
+    counterpart: nothing may be suggested there."""
+
+    original: tuple[int, ...]  # line starts in the original text (+ its length)
+    sent: tuple[int, ...]  # line starts in the redacted text (+ its length)
+    same: tuple[bool, ...]  # line i is identical in both
+
+    def _line(self, starts: tuple[int, ...], offset: int) -> int:
+        return bisect.bisect_right(starts, offset, 0, len(starts) - 1) - 1
+
+    def _map(self, offset: int, frm: tuple[int, ...], to: tuple[int, ...]) -> int | None:
+        line = self._line(frm, offset)
+        if not self.same[line]:
+            return None
+        return to[line] + offset - frm[line]
+
+    def to_sent(self, offset: int) -> int | None:
+        return self._map(offset, self.original, self.sent)
+
+    def to_original(self, offset: int) -> int | None:
+        return self._map(offset, self.sent, self.original)
+
+    def clean_between(self, start: int, end: int) -> bool:
+        """Every line from the one holding `start` to the one holding `end` (sent
+        offsets) is identical in both texts."""
+        first, last = self._line(self.sent, start), self._line(self.sent, end)
+        return all(self.same[first:last + 1])
+
+
+def _starts(text: str) -> tuple[int, ...]:
+    out = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            out.append(i + 1)
+    out.append(len(text) + 1)  # a sentinel past the end
+    return tuple(out)
+
+
+def line_map(original: str, sent: str) -> LineMap | None:
+    """The map between `original` and its redacted copy, or None when the redaction
+    changed the line structure (a multi-line secret collapsed into one marker)."""
+    a, b = original.split("\n"), sent.split("\n")
+    if len(a) != len(b):
+        return None
+    return LineMap(_starts(original), _starts(sent), tuple(x == y for x, y in zip(a, b)))

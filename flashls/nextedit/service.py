@@ -11,22 +11,23 @@ request). No LSP here: offsets into the document in, offsets out.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..context.secrets import redact
+from ..context.secrets import MARK, redact
 from ..context.syntax import ParsedDocument
 from ..context.workspace import Workspace
 from ..model.gate import UpstreamGate
 from ..model.types import ChatRequest, CompletionModel, ModelError, ModelResult
 from ..settings import Settings
-from .answer import Verdict, judge
+from .answer import RegionEdit, Verdict, judge
 from .context import related_signatures
 from .history import Change, EditHistory, bounded
 from .prompt import PromptParts, next_edit_messages
-from .region import Region, editable_region
+from .region import LineMap, Region, editable_region, line_map
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +64,10 @@ class Prepared:
     version: int
     region: Region
     request: ChatRequest
-    typing: tuple[int, int] | None  # region offsets of what the user is typing
+    typing: tuple[int, int] | None  # offsets in `sent` of what the user is typing
     max_lines: int
+    sent: Region | None = None  # the region as sent (secrets redacted)
+    lines: LineMap | None = None  # sent <-> region offsets, when they differ
 
 
 @dataclass
@@ -130,19 +133,38 @@ class NextEditService:
         if closed:
             return f"upstream unavailable: {closed}"
         region = editable_region(doc, offset, settings.next_edit.region_lines)
-        if redact(region.text) != region.text:
-            return "the region holds a secret; it is never sent"
+        sent, lines = self._redacted(region)
+        if sent is None:
+            return "the cursor is on a line holding a secret; it is never sent"
         history = bounded(self.history.recent(self._text_of, self.allowed), HISTORY_CHARS)
         language = pdoc.spec.name if pdoc.spec else (doc.language_id or "")
         signatures = related_signatures(pdoc, region.first, region.last, self.workspace(),
                                         self.documents)
-        messages = next_edit_messages(PromptParts(self.path_of(uri), language, region,
+        messages = next_edit_messages(PromptParts(self.path_of(uri), language, sent,
                                                   tuple(history), signatures))
         request = ChatRequest(model=settings.model, messages=messages,
                               max_tokens=settings.next_edit.max_tokens)
-        return Prepared(uri, doc.version, region, request, self._typing(uri, doc.text, region),
+        typing = self._typing(uri, doc.text, region)
+        if typing is not None and lines is not None:
+            typing = (lines.to_sent(typing[0]), lines.to_sent(typing[1]))
+            if None in typing:
+                return "the user is typing on a line holding a secret"
+        return Prepared(uri, doc.version, region, request, typing,
                         max_lines=(region.last - region.first + 1)
-                        + settings.next_edit.region_lines)
+                        + settings.next_edit.region_lines, sent=sent, lines=lines)
+
+    @staticmethod
+    def _redacted(region: Region) -> tuple[Region | None, LineMap | None]:
+        """The region as sent: secrets replaced by markers (lines holding one can
+        take no edit), or (None, None) when it cannot be sent at all."""
+        text = redact(region.text)
+        if text == region.text:
+            return region, None
+        lines = line_map(region.text, text)
+        cursor = lines.to_sent(region.cursor) if lines is not None else None
+        if cursor is None:
+            return None, None
+        return dataclasses.replace(region, text=text, cursor=cursor), lines
 
     def _text_of(self, uri: str) -> str | None:
         pdoc = self.documents.get(uri)
@@ -208,9 +230,11 @@ class NextEditService:
         if pdoc is None or pdoc.doc.version != prepared.version:
             self.events.request_finished(KIND, result, None, "stale")
             return Outcome((), "the document changed while the model was working")
-        verdict: Verdict = judge(result.text, prepared.region,
+        verdict: Verdict = judge(result.text, prepared.sent or prepared.region,
                                  cut_off=result.finish_reason == "length",
                                  max_lines=prepared.max_lines, typing=prepared.typing)
+        if verdict.edits and prepared.lines is not None:
+            verdict = _unredacted(verdict, prepared.lines)
         if not verdict.edits:
             self.events.request_finished(KIND, result, None, "no_edit")
             log.info("no next edit in %s: %s", prepared.uri, verdict.reason)
@@ -262,4 +286,17 @@ class NextEditService:
             return False
         self.tally.rejected += 1
         return True
+
+
+def _unredacted(verdict: Verdict, lines: LineMap) -> Verdict:
+    """Edits of the redacted region moved onto the real one; an edit touching a line
+    that holds a secret gives no edit at all (its real text was never seen)."""
+    edits = []
+    for e in verdict.edits:
+        start, end = lines.to_original(e.start), lines.to_original(e.end)
+        if start is None or end is None or not lines.clean_between(e.start, e.end) \
+                or MARK in e.text:
+            return Verdict((), "touches a line holding a secret")
+        edits.append(RegionEdit(start, end, e.text))
+    return Verdict(tuple(edits), "")
 
