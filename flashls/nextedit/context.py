@@ -47,7 +47,8 @@ def _signatures(pdoc: ParsedDocument, first: int, last: int, workspace: Workspac
     if tree is None:
         return ()
     analysis = analyze(pdoc.spec, doc.text, (doc.uri, doc.version, len(doc.text),
-                                             hash(doc.text)), tree=tree, current=True)
+                                             hash(doc.text)), tree=tree, current=True,
+                       state_key=doc.uri)
     open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
     files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path)
     if not files:

@@ -108,9 +108,8 @@ def unified_diff(path: str, before: str, after: str,
     start, b_end, a_end = changed_span(before, after)
     if start == b_end == a_end:
         return ""
-    line0 = before.count("\n", 0, start)
-    first = _nth_line_start(before, max(0, line0 - context))
-    first_line = max(0, line0 - context)
+    first = _lines_back(before, start, context)
+    first_line = before.count("\n", 0, first)
     b_stop = _line_end_after(before, b_end, context)
     a_stop = _line_end_after(after, a_end, context)
     old = before[first:b_stop].splitlines(keepends=True)
@@ -126,13 +125,13 @@ def _terminated(lines: list[str]) -> list[str]:
     return lines
 
 
-def _nth_line_start(text: str, line: int) -> int:
-    pos = 0
-    for _ in range(line):
-        nxt = text.find("\n", pos)
-        if nxt < 0:
-            return len(text)
-        pos = nxt + 1
+def _lines_back(text: str, offset: int, count: int) -> int:
+    """The start of the line `count` lines above the one holding `offset`."""
+    pos = text.rfind("\n", 0, offset) + 1
+    for _ in range(count):
+        if pos == 0:
+            break
+        pos = text.rfind("\n", 0, pos - 1) + 1
     return pos
 
 
