@@ -192,6 +192,7 @@ def aggregate(results: Sequence[CaseResult]) -> dict[str, Any]:
     quiet = [r for r in results if r.category == "no_edit"]
     suggested = [r for r in results if r.suggested]
     latencies = [r.latency_ms for r in results if r.latency_ms is not None]
+    asked = [r for r in results if r.cost_usd is not None and r.system != "noEdit"]
     cost = sum(r.cost_usd or 0.0 for r in results)
     return {
         "cases": n, "editCases": len(edits), "noEditCases": len(quiet),
@@ -204,6 +205,8 @@ def aggregate(results: Sequence[CaseResult]) -> dict[str, Any]:
         "suggestionRate": ratio(len(suggested), n),
         "latencyMs": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95)},
         "costUsd": cost,
+        "requests": len(asked),
+        "costPerRequestUsd": (cost / len(asked)) if asked else None,
         "costPerSuggestionUsd": (cost / len(suggested)) if suggested else None,
         "costPerCaseUsd": (cost / n) if n else None,
         "errors": sum(1 for r in results if r.error),
@@ -229,12 +232,13 @@ def _usd(value: float | None) -> str:
 
 def render_table(summary: dict[str, Any]) -> str:
     rows = ["| system | exact match | exact on edits | edit similarity | no-edit accuracy "
-            "| suggested | latency p50 / p95 ms | cost per suggestion |",
-            "|---|---|---|---|---|---|---|---|"]
+            "| suggested | latency p50 / p95 ms | cost per request | cost per suggestion |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for system, m in summary.items():
         rows.append(
             f"| {system} | {_pct(m['exactMatch'])} | {_pct(m['exactMatchOnEdits'])} | "
             f"{m['editSimilarity']:.3f} | {_pct(m['noEditAccuracy'])} | "
             f"{_pct(m['suggestionRate'])} | {_ms(m['latencyMs']['p50'])} / "
-            f"{_ms(m['latencyMs']['p95'])} | {_usd(m['costPerSuggestionUsd'])} |")
+            f"{_ms(m['latencyMs']['p95'])} | {_usd(m['costPerRequestUsd'])} | "
+            f"{_usd(m['costPerSuggestionUsd'])} |")
     return "\n".join(rows)
