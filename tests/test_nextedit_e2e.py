@@ -281,3 +281,40 @@ async def test_a_secret_in_the_region_is_redacted_and_its_line_never_edited(clie
 
     fake.responder = rewrite_the_secret_line
     assert await next_edits(client, uri, 4, 13, version) == []
+
+
+async def test_related_signatures_come_first_and_an_accepted_edit_joins_the_history(
+        client, fake, tmp_path):
+    fake.responder = rename_body
+    (tmp_path / "shapes.py").write_text(
+        "def scale(value, factor=2):\n    return value * factor\n", encoding="utf-8")
+    source = "from shapes import scale\n" + SOURCE.replace(
+        "    return total\n", "    return scale(total)\n")
+    await start(client, fake, tmp_path)
+    uri = open_doc(client, tmp_path / "geometry.py", source)
+    change(client, uri, 2, (4, 9), (4, 14), "")
+    version = 2
+    for i, ch in enumerate("size"):
+        version += 1
+        change(client, uri, version, (4, 9 + i), (4, 9 + i), ch)
+    edits = await next_edits(client, uri, 4, 13, version)
+    assert edits
+    (first,) = fake.completion_requests()
+    user = first.body["messages"][-1]["content"]
+    assert "Signatures from shapes.py" in user and "def scale(value, factor=2)" in user
+    assert user.index("Signatures from shapes.py") < user.index("Recent edits")
+    # the editor applies the accepted edit: it arrives as didChange, bottom first
+    for e in sorted(edits, key=lambda e: (e["range"]["start"]["line"],
+                                          e["range"]["start"]["character"]), reverse=True):
+        version += 1
+        r = e["range"]
+        change(client, uri, version, (r["start"]["line"], r["start"]["character"]),
+               (r["end"]["line"], r["end"]["character"]), e["text"])
+    fake.responder = unchanged
+    assert await next_edits(client, uri, 6, 0, version) == []
+    second = fake.completion_requests()[-1]
+    later = second.body["messages"][-1]["content"]
+    assert "+    total = size * height" in later  # the accepted suggestion is history
+    # the stable part is byte-identical between the two requests (prefix cache)
+    assert first.body["messages"][0] == second.body["messages"][0]
+    assert later.startswith(user[:user.index("Recent edits")])

@@ -86,10 +86,23 @@ def suggestion_id(args: Any) -> str:
 def register_next_edit(server: FlashServer) -> NextEditService:
     session = server.session
 
+    verdicts: dict[str, tuple[Any, Any, bool]] = {}
+
     def allowed(uri: str) -> bool:
         """The one "never sent" rule: documents `Session.locate` refuses are never
-        part of the history nor of a request."""
-        return session.locate(uri, lsp.Position(0, 0)) is not None
+        part of the history nor of a request. Asked once per document version and
+        settings (it logs why it refuses: not on every keystroke)."""
+        pdoc = session.documents.get(uri)
+        key = (pdoc.doc.version if pdoc is not None else None, id(session.settings),
+               uri in session.unsynced)
+        cached = verdicts.get(uri)
+        if cached is not None and cached[:2] == key[:2] and not key[2]:
+            return cached[2]
+        verdict = session.locate(uri, lsp.Position(0, 0)) is not None
+        if len(verdicts) > 1024:
+            verdicts.clear()
+        verdicts[uri] = (key[0], key[1], verdict)
+        return verdict
 
     def workspace():
         get = getattr(session.engine.context, "workspace", None)
