@@ -47,6 +47,7 @@ from typing import Callable
 from benchmarks.latency import big_python_file, stats
 from flashls.completion.factory import build_engine
 from flashls.context.document import Document
+from flashls.context.secrets import redact
 from flashls.context.syntax import ParsedDocument
 from flashls.context.workspace import Workspace
 from flashls.model.deepseek import DeepSeekClient
@@ -123,7 +124,8 @@ def expected_insertion(case: EditCase) -> str:
 
 
 def oracle(case: EditCase, region_lines: int) -> Callable[[Recorded], Reply]:
-    answer = expected_region(case, region_lines)
+    # it sees what a real model sees: secrets in the region arrive as markers
+    answer = redact(expected_region(case, region_lines))
     insertion = expected_insertion(case)
 
     def respond(req: Recorded) -> Reply:
