@@ -67,6 +67,7 @@ CACHE = Path(os.environ.get("FLASHLS_BENCH_CACHE",
                             Path.home() / ".cache" / "flashls-bench" / "sdists"))
 MODEL_LATENCY_S = 0.05
 REQUESTS_PER_ROUND = 5
+METHOD = "textDocument/copilotInlineEdit"
 FENCE = re.compile(r"^(`{3,})[^\n]*\n(.*?)\n\1$", re.S | re.M)
 
 
@@ -253,6 +254,88 @@ def _server_added(root: Path, rounds: int) -> dict:
                 stats(total)["p50"] / max(stats(baseline)["p50"], 1e-6), 2)}
 
 
+def _edit_one_self(req: Recorded) -> Reply:
+    """Streamed like a real model (a few characters every 2 ms), so the server keeps
+    up with the stream and "after upstream" is its own work, not a parsing backlog."""
+    region = region_from(req)
+    return Reply(text="```python\n" + region.replace("self", "this", 1) + "\n```",
+                 chunk_chars=16, chunk_delay_s=0.002)
+
+
+async def _round_trips(fake: FakeDeepSeek, workdir: Path, rounds: int) -> dict:
+    """A real server process: type a burst on one line, pause, ask for a next edit."""
+    from lsprotocol import types as lsp
+    from pygls.lsp.client import LanguageClient
+
+    client = LanguageClient("bench", "1")
+    await client.start_io(sys.executable, "-m", "flashls")
+    settings = {"baseUrl": fake.url, "apiKey": "sk-bench", "logLevel": "error"}
+    await client.initialize_async(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities(),
+        workspace_folders=[lsp.WorkspaceFolder(workdir.as_uri(), "bench")],
+        initialization_options=settings))
+    client.initialized(lsp.InitializedParams())
+    text = big_python_file(5000)
+    path = workdir / "big.py"
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    lines = text.split("\n")
+    version, before, after, total, stale = 1, [], [], [], []
+    for i in range(rounds + 3):
+        line = 40 + (i * 97) % (len(lines) - 80)
+        col = len(lines[line])
+        for n, ch in enumerate("xy"):
+            version += 1
+            client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[lsp.TextDocumentContentChangePartial(
+                    range=lsp.Range(lsp.Position(line, col + n), lsp.Position(line, col + n)),
+                    text=ch)]))
+        lines[line] += "xy"
+        await asyncio.sleep(0.2)  # the client's pause (the server reparses meanwhile)
+        seen = len(fake.completion_requests())
+        t0 = time.monotonic()
+        result = await client.protocol.send_request_async(METHOD, {
+            "textDocument": {"uri": uri, "version": version},
+            "position": {"line": line, "character": col + 2}})
+        t3 = time.monotonic()
+        assert result is not None
+        req = fake.completion_requests()[seen]
+        t4 = time.monotonic()  # baseline: the same request, refused as stale at once
+        await client.protocol.send_request_async(METHOD, {
+            "textDocument": {"uri": uri, "version": version - 1},
+            "position": {"line": line, "character": col + 2}})
+        t5 = time.monotonic()
+        if i >= 3:  # the first requests warm caches
+            before.append((req.received_at - t0) * 1000)
+            after.append((t3 - req.finished_at) * 1000)
+            total.append((t3 - t0) * 1000)
+            stale.append((t5 - t4) * 1000)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await asyncio.sleep(0.1)
+    return {"rounds": rounds, "added_before_upstream_ms": stats(before),
+            "added_after_upstream_ms": stats(after), "end_to_end_ms": stats(total),
+            "baseline_stale_round_trip_ms": stats(stale),
+            "model_latency_ms": MODEL_LATENCY_S * 1000}
+
+
+def lsp_round_trips(rounds: int) -> dict:
+    """Server-added latency through the protocol: from the request leaving the
+    client to the fake receiving the upstream call, and from the fake's last byte to
+    the answer reaching the client (one clock: the fake runs in this process)."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)  # keep the in-process fake's GIL waits out of it
+    try:
+        with FakeDeepSeek(_edit_one_self, latency_s=MODEL_LATENCY_S) as fake, \
+                tempfile.TemporaryDirectory() as tmp:
+            return asyncio.run(_round_trips(fake, Path(tmp), rounds))
+    finally:
+        sys.setswitchinterval(previous)
+
+
 # -- the run -------------------------------------------------------------------------------------
 def run(quick: bool = False) -> dict:
     settings = eval_settings()
@@ -268,6 +351,7 @@ def run(quick: bool = False) -> dict:
         for name, model_for in (("oracle", oracle), ("rename-rules", rename_rules)):
             out[name] = asyncio.run(quality(cases, settings, fake, model_for))
     out["server_added"] = server_added(10 if quick else 40)
+    out["lsp_round_trips"] = lsp_round_trips(10 if quick else 40)
     return out
 
 
@@ -288,6 +372,16 @@ def render(results: dict) -> str:
         f"per keystroke p99 {s['per_keystroke_ms']['p99']} ms; completion prompt build "
         f"at the same positions p50 {s['baseline_completion_prompt_ms']['p50']} ms "
         f"(ratio {s['ratio_vs_completion_prompt_p50']}).")
+    t = results["lsp_round_trips"]
+    parts.append(
+        f"\nThrough LSP (real server process, {t['rounds']} requests after a burst of "
+        f"typing): added before upstream p50 {t['added_before_upstream_ms']['p50']} / p99 "
+        f"{t['added_before_upstream_ms']['p99']} ms, after p50 "
+        f"{t['added_after_upstream_ms']['p50']} / p99 {t['added_after_upstream_ms']['p99']} "
+        f"ms; end to end p50 {t['end_to_end_ms']['p50']} ms with the fake's "
+        f"{t['model_latency_ms']:.0f} ms; baseline (the same request refused as stale, "
+        f"no upstream) p50 {t['baseline_stale_round_trip_ms']['p50']} / p99 "
+        f"{t['baseline_stale_round_trip_ms']['p99']} ms.")
     return "\n".join(parts)
 
 
