@@ -183,3 +183,11 @@ def test_judge_refuses_rewriting_the_text_being_typed():
         "rewrites the text being typed"
     fine = "```\ndef f(size):\n    return size\n```"
     assert judge(fine, region, cut_off=False, max_lines=20, typing=(6, 10)).edits
+
+
+def test_a_closed_documents_burst_is_dropped_with_its_snapshot():
+    history = EditHistory()
+    text = type_into(history, "gone", "one\ntwo\n", 0, 3, "!")
+    assert history.recent({"gone": text}.get, lambda u: True)
+    assert history.recent({}.get, lambda u: True) == []
+    assert history.pending("gone", text) is None  # nothing kept for it

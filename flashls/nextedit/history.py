@@ -243,10 +243,13 @@ class EditHistory:
                allowed: Callable[[str], bool]) -> list[Hunk]:
         """Finished hunks plus every document's burst in progress, oldest first, of
         documents still open (`texts(uri)` is their text) and still `allowed`."""
-        out = [h for h in self.hunks if allowed(h.uri) and texts(h.uri) is not None]
+        out = [h for h in self.hunks if texts(h.uri) is not None and allowed(h.uri)]
         for uri in list(self._bursts):
             text = texts(uri)
-            if text is None or not allowed(uri):
+            if text is None:  # closed: its snapshot goes
+                self._bursts.pop(uri, None)
+                continue
+            if not allowed(uri):
                 continue
             hunk = self.pending(uri, text)
             if hunk is not None:
