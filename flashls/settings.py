@@ -162,6 +162,22 @@ class ActionsSettings:
 
 
 @dataclass(frozen=True)
+class NextEditSettings:
+    enable: bool = setting(
+        True, "Offer next edit suggestions (textDocument/copilotInlineEdit): after a "
+        "pause, the edit that follows the one you just made.")
+    debounce_ms: int = setting(
+        500, "Pause after the last keystroke or cursor move before a client asks for a "
+        "next edit, in ms.", minimum=50, maximum=10000)
+    max_tokens: int = setting(
+        512, "Maximum tokens the model may generate for one next edit (the rewritten "
+        "region).", minimum=16, maximum=4096)
+    region_lines: int = setting(
+        24, "Lines of the editable region around the cursor that a next edit may rewrite.",
+        minimum=3, maximum=200)
+
+
+@dataclass(frozen=True)
 class UsageSettings:
     ledger_path: str = setting(
         "", "SQLite usage ledger path. Empty: the user's state directory.")
@@ -196,6 +212,7 @@ class Settings:
         "deepseek-v4-pro", "Model a failed code action escalates to.")
     completion: CompletionSettings = field(default_factory=CompletionSettings)
     actions: ActionsSettings = field(default_factory=ActionsSettings)
+    next_edit: NextEditSettings = field(default_factory=NextEditSettings)
     usage: UsageSettings = field(default_factory=UsageSettings)
     exclude: list = setting(
         [], "More glob patterns (gitignore syntax) of files never read or sent to the "

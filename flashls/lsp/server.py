@@ -44,6 +44,18 @@ class FlashProtocol(LanguageServerProtocol):
     lsp_text_document__did_change = _forward_to_user(lsp.TEXT_DOCUMENT_DID_CHANGE)
     lsp_text_document__did_close = _forward_to_user(lsp.TEXT_DOCUMENT_DID_CLOSE)
 
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams):
+        """pygls builds the capabilities from registered features only; what has no
+        feature of its own (next edits) is advertised under `experimental`."""
+        result = yield from super().lsp_initialize(params)
+        extra = getattr(self._server, "experimental_capabilities", None)
+        if extra:
+            current = result.capabilities.experimental
+            result.capabilities.experimental = {
+                **(current if isinstance(current, dict) else {}), **extra}
+        return result
+
     def _execute_handler(self, msg_id: Any, handler: Any, callback: Any,
                          args: Any = None, kwargs: Any = None) -> None:
         """pygls files a future under a fresh id for every notification and every
@@ -114,6 +126,9 @@ class FlashServer(LanguageServer):
         super().__init__("flashls", __version__, protocol_cls=FlashProtocol,
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.session = Session(self)
+        self.experimental_capabilities: dict[str, Any] = {}
+        # called after each didChange with (uri, text before, the ParsedDocument, changes)
+        self.edit_listeners: list[Any] = []
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Unexpected errors are logged, never shown as popups on every keystroke."""
@@ -184,6 +199,7 @@ def create_server() -> FlashServer:
         version = params.text_document.version
         if version is not None and pdoc.doc.version and version != pdoc.doc.version + 1:
             log.info("version gap on %s: %s -> %s", uri, pdoc.doc.version, version)
+        before = pdoc.doc.text
         for change in params.content_changes:
             try:
                 if isinstance(change, lsp.TextDocumentContentChangePartial):
@@ -197,6 +213,11 @@ def create_server() -> FlashServer:
                 return
         pdoc.doc.version = version if version is not None else pdoc.doc.version + 1
         session.note_edit(uri, params.content_changes)
+        for listener in ls.edit_listeners:
+            try:
+                listener(uri, before, pdoc, params.content_changes)
+            except Exception as err:  # a listener's bug must not break document sync
+                log.error("edit listener failed on %s: %s", uri, err)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: FlashServer, params: lsp.DidSaveTextDocumentParams) -> None:
@@ -260,6 +281,8 @@ def create_server() -> FlashServer:
     register_actions(server)  # code actions: rewrite, simplify, explain... + commands
     from .debug_handlers import register_debug
     register_debug(server)  # flashls.debugStats: counters and cache sizes (soak tests)
+    from .nextedit_handlers import register_next_edit
+    register_next_edit(server)  # textDocument/copilotInlineEdit + its notification, commands
     return server
 
 

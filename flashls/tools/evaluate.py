@@ -380,6 +380,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also store the predictions in the ledger")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     parser.add_argument("--report", metavar="FILE", help="also write a Markdown report")
+    from .nextedit_cli import add_arguments as add_next_edit_arguments
+    add_next_edit_arguments(parser)  # --next-edit, --commits
 
 
 def _targets(args: argparse.Namespace, models: list[str], key: str) -> list[Target]:
@@ -422,6 +424,9 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"flashls eval: {problem}", file=sys.stderr)
         return 2
+    if getattr(args, "next_edit", False):
+        from .nextedit_cli import run_cli
+        return run_cli(args, key)
     models = list(dict.fromkeys(args.models or [Settings().model]))
     opts = EvalOptions(root=args.path, models=models, cases=args.cases, seed=args.seed,
                        concurrency=args.concurrency, base_url=args.base_url, api_key=key,

@@ -103,7 +103,7 @@ class LedgerSink:
     def request_started(self, kind: str, model: str) -> None:
         try:
             settings = self.settings()
-            endpoint = "chat" if kind == "action" else settings.completion.endpoint
+            endpoint = "chat" if kind in ("action", "nextEdit") else settings.completion.endpoint
             self._started.setdefault(_task_key(), []).append(
                 (model, endpoint, self.clock(), time.perf_counter()))
         except Exception as err:  # never into the engine

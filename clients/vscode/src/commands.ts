@@ -28,6 +28,9 @@ export const CLIENT_COMMANDS = {
   showUsage: 'flashls.showUsageReport',
   restartServer: 'flashls.restartServer',
   statusMenu: 'flashls.statusMenu',
+  acceptNextEdit: 'flashls.acceptNextEdit',
+  jumpToNextEdit: 'flashls.jumpToNextEdit',
+  dismissNextEdit: 'flashls.dismissNextEdit',
 } as const;
 
 export interface LspPosition {

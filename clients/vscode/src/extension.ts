@@ -29,6 +29,7 @@ import {
 import { codeActionMiddleware } from './codeActions';
 import { commandLine, discoverServer, Discovery, INSTALL_HINT } from './discovery';
 import { escapeHtml, markdownPage } from './html';
+import { registerNextEdit } from './nextEdit';
 import { nodeProbe } from './probe';
 import { activeInterpreter } from './python';
 import { stderrRouter } from './serverLog';
@@ -67,6 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register(CLIENT_COMMANDS.restartServer, () => restart());
   register(CLIENT_COMMANDS.statusMenu, statusMenu);
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(onConfigurationChanged));
+  // Next edit suggestions: decorations + accept / jump / dismiss commands.
+  context.subscriptions.push(...registerNextEdit(vscode, () => client));
 
   // Finding the server may ask a Python interpreter: do not hold up activation.
   void startClient();

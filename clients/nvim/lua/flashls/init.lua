@@ -22,12 +22,21 @@ M.defaults = {
   --- 'auto': native `vim.lsp.inline_completion` on 0.12+, our ghost text before;
   --- 'native' or 'plugin' to force one; false: no inline completion UI.
   engine = 'auto',
+  --- Show next edit suggestions (false: leave them to another renderer, e.g.
+  --- copilot-lsp; the server still answers textDocument/copilotInlineEdit).
+  next_edit = true,
   --- Insert-mode keys; set one to false to leave it unmapped.
   keymaps = {
     accept = '<Tab>',
     next = '<M-]>',
     prev = '<M-[>',
     dismiss = '<C-]>',
+    --- Next edit suggestions (the edit after the one you made; see
+    --- docs/how-it-works/next-edit.md): accept in Normal / Insert mode, jump, dismiss.
+    next_edit_accept = '<Tab>',
+    next_edit_accept_insert = '<M-CR>',
+    next_edit_jump = '<M-n>',
+    next_edit_dismiss = '<Esc>',
   },
 }
 
@@ -124,6 +133,9 @@ local function on_attach(client, bufnr)
     require('flashls.ghost').attach(bufnr, client)
   end
   set_keymaps(bufnr)
+  if M.config.next_edit ~= false then
+    require('flashls.nextedit').attach(bufnr, client, M.config.keymaps)
+  end
 end
 
 -- -- setup ------------------------------------------------------------------------
@@ -183,7 +195,7 @@ function M.setup(opts)
   vim.validate('opts', opts, 'table')
   local config = vim.deepcopy(M.defaults)
   -- Lists and the settings object replace the defaults; keymaps merge key by key.
-  for _, key in ipairs({ 'cmd', 'filetypes', 'root_markers', 'settings', 'engine' }) do
+  for _, key in ipairs({ 'cmd', 'filetypes', 'root_markers', 'settings', 'engine', 'next_edit' }) do
     if opts[key] ~= nil then
       config[key] = vim.deepcopy(opts[key])
     end
