@@ -224,6 +224,29 @@ async def test_excluded_files_never_enter_the_history_or_a_request(client, fake,
     assert "SECRETVALUE42" not in sent and ".env" not in sent
 
 
+async def test_untitled_and_outside_documents_never_enter_another_files_history(
+        client, fake, tmp_path):
+    """An untitled buffer (and, with outsideWorkspace "allow", a file outside the
+    folders) may get next edits for itself, but is never context for another file."""
+    fake.responder = rename_body
+    await start_session(client, fake, tmp_path / "ws", settings={
+        **settings(fake), "completion": {"outsideWorkspace": "allow"}})
+    scratch = "untitled:Untitled-1"
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
+        uri=scratch, language_id="python", version=1, text="x = 1\n")))
+    change(client, scratch, 2, (0, 4), (0, 5), "UNTITLEDMARK7")
+    outside = open_doc(client, tmp_path / "elsewhere.py", "y = 2\n")
+    change(client, outside, 2, (0, 4), (0, 5), "OUTSIDEMARK9")
+    (tmp_path / "ws").mkdir(exist_ok=True)
+    uri = open_doc(client, tmp_path / "ws" / "geometry.py", SOURCE)
+    version = rename_parameter(client, uri)
+    await next_edits(client, uri, 3, 13, version)
+    (req,) = fake.completion_requests()
+    sent = "".join(m["content"] for m in req.body["messages"])
+    assert "size" in sent  # the file's own edit is in the history
+    assert "UNTITLEDMARK7" not in sent and "OUTSIDEMARK9" not in sent
+
+
 async def test_shown_and_accepted_are_counted(client, fake, tmp_path):
     fake.responder = rename_body
     await start(client, fake, tmp_path)

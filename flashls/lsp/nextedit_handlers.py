@@ -111,7 +111,10 @@ def register_next_edit(server: FlashServer) -> NextEditService:
     service = NextEditService(
         model=lambda: session.model, settings=lambda: session.settings,
         gate=lambda: session.engine.gate, events=session.events,
-        documents=session.documents, allowed=allowed, path_of=session.relative_path,
+        documents=session.documents, allowed=allowed,
+        allowed_as_context=lambda uri: allowed(uri) and session.never_sent(
+            uri, as_context=True) is None,
+        path_of=session.relative_path,
         workspace=workspace)
     server.flashls_next_edit = service  # for in-process tests and benchmarks
     server.experimental_capabilities["nextEditSuggestions"] = {

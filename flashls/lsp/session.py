@@ -262,9 +262,10 @@ class Session:
             log.info("invalid position in %s: %s", uri, err)
             return None
 
-    def never_sent(self, uri: str) -> NotSent | None:
+    def never_sent(self, uri: str, as_context: bool = False) -> NotSent | None:
         """The one "document never sent" rule (flashls.context.never_sent) for an open
-        document, with this session's workspace, excludes and outside-workspace policy."""
+        document, with this session's workspace, excludes and outside-workspace policy.
+        `as_context`: asked for a document other than the one being edited."""
         pdoc = self.documents.get(uri)
         if pdoc is None:
             return None
@@ -274,7 +275,8 @@ class Session:
             workspace = None
         return never_sent(uri, pdoc.doc.text, workspace=workspace,
                           user_excludes=self.settings.exclude,
-                          outside_workspace=self.settings.completion.outside_workspace)
+                          outside_workspace=self.settings.completion.outside_workspace,
+                          as_context=as_context)
 
     def excluded(self, uri: str) -> bool:
         """Whether the edited document's text must never be sent (any reason)."""

@@ -101,6 +101,9 @@ class NextEditService:
     allowed: Callable[[str], bool]  # the one "never sent" rule
     path_of: Callable[[str], str]
     workspace: Callable[[], Workspace | None] = lambda: None
+    # the same rule for other documents' edits (untitled buffers and files outside the
+    # folders are never context for another file); defaults to `allowed`
+    allowed_as_context: Callable[[str], bool] | None = None
     history: EditHistory = field(default_factory=EditHistory)
     tally: Tally = field(default_factory=Tally)
     _inflight: asyncio.Task | None = None
@@ -116,6 +119,11 @@ class NextEditService:
 
     def forget(self, uri: str) -> None:
         self.history.forget(uri)
+
+    def _history_filter(self, uri: str) -> Callable[[str], bool]:
+        """Which documents' edits may go with a request for `uri`."""
+        as_context = self.allowed_as_context or self.allowed
+        return lambda other: self.allowed(other) if other == uri else as_context(other)
 
     # -- a request -----------------------------------------------------------------
     def prepare(self, uri: str, version: int | None, offset: int) -> Prepared | str:
@@ -136,7 +144,8 @@ class NextEditService:
         sent, lines = self._redacted(region)
         if sent is None:
             return "the cursor is on a line holding a secret; it is never sent"
-        history = bounded(self.history.recent(self._text_of, self.allowed), HISTORY_CHARS)
+        history = bounded(self.history.recent(self._text_of, self._history_filter(uri)),
+                          HISTORY_CHARS)
         language = pdoc.spec.name if pdoc.spec else (doc.language_id or "")
         signatures = related_signatures(pdoc, region.first, region.last, self.workspace(),
                                         self.documents)
