@@ -68,5 +68,5 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(args.host, args.port)
     else:
         from .lsp.stdio import serve_stdio
-        serve_stdio(server)
+        return serve_stdio(server)
     return 0

@@ -115,6 +115,16 @@ class FlashServer(LanguageServer):
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.session = Session(self)
 
+    async def close_session(self) -> None:
+        """The connection ended (end of input, a signal, a lost client): close what the
+        session holds, the usage ledger included."""
+        await self.session.close()
+        self.close_session_sync()
+
+    def close_session_sync(self) -> None:
+        """What can be closed without the event loop (after `exit`): the ledger."""
+        self.session.close_sinks()
+
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Unexpected errors are logged, never shown as popups on every keystroke."""
         log.error("internal error (%s): %s", getattr(source, "__name__", source), error)

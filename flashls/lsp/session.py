@@ -185,6 +185,17 @@ class Session:
             self.engine.forget(uri)
         await self.model.aclose()
 
+    def close_sinks(self) -> None:
+        """Write out and close the usage ledger (and any other sink); idempotent."""
+        for sink in self.events.sinks:
+            close = getattr(sink, "close", None)
+            if close is None:
+                continue
+            try:
+                close()
+            except Exception as err:  # on the way out: log, never raise
+                log.warning("closing %s: %s", type(sink).__name__, err)
+
     def change_folders(self, added: Iterable[lsp.WorkspaceFolder],
                        removed: Iterable[lsp.WorkspaceFolder]) -> None:
         gone = {Path(to_fs_path(f.uri) or "").resolve() for f in removed}
