@@ -102,6 +102,9 @@ class ActionService:
             return "the document is not open"
         if self.unsynced(uri):
             return "the document is out of sync with the editor; reopen it"
+        if not self.settings().language_enabled(pdoc.doc.language_id):
+            return (f"AI features are off for {pdoc.doc.language_id} "
+                    "(flashls.completion.languages)")
         if too_large_or_binary(pdoc.doc.text):
             return "the document is too large or binary"
         if self.excluded(uri):

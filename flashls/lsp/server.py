@@ -14,7 +14,8 @@ from functools import partial
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcMethodNotFound
+from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+                              JsonRpcMethodNotFound)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -224,6 +225,8 @@ def create_server() -> FlashServer:
         if located is None:
             return lsp.InlineCompletionList(items=[])
         pdoc, offset = located
+        if session.completion_blocked(pdoc):
+            return lsp.InlineCompletionList(items=[])
         invoked = params.context.trigger_kind == lsp.InlineCompletionTriggerKind.Invoked
         selected = params.context.selected_completion_info
         if selected is not None:
@@ -241,6 +244,8 @@ def create_server() -> FlashServer:
         if located is None:
             return empty
         pdoc, offset = located
+        if session.completion_blocked(pdoc):
+            return empty
         invoked = (params.context is not None and params.context.trigger_kind
                    == lsp.CompletionTriggerKind.Invoked)
         outcome = await session.engine.complete(pdoc.doc.uri, offset, invoked=invoked)
@@ -254,7 +259,13 @@ def create_server() -> FlashServer:
 
     @server.command("flashls.toggleCompletions")
     def toggle(ls: FlashServer, *args: Any) -> dict:
-        return {"enabled": session.toggle_completions()}
+        """No argument: everywhere; `{"languageId": id}`: that language only."""
+        arg = args[0] if args else None
+        language = arg.get("languageId") if isinstance(arg, dict) else None
+        if language is not None and (not isinstance(language, str) or not language):
+            raise JsonRpcInvalidParams("flashls.toggleCompletions takes no argument or "
+                                       "{languageId: string}")
+        return session.toggle_completions(language)
 
     @server.command("flashls.showSettings")
     def show_settings(ls: FlashServer, *args: Any) -> dict:
