@@ -257,6 +257,14 @@ def create_server() -> FlashServer:
     def accepted(ls: FlashServer, *args: Any) -> None:
         session.note_accepted(str(args[0]) if args else "")
 
+    from .partial_accept import METHOD as PARTIAL_ACCEPT, parse as parse_partial
+
+    @server.feature(PARTIAL_ACCEPT)
+    def did_partially_accept(ls: FlashServer, params: Any) -> None:
+        accepted = parse_partial(params)
+        if accepted is not None:
+            session.note_partially_accepted(accepted.suggestion_id, accepted.chars)
+
     @server.command("flashls.toggleCompletions")
     def toggle(ls: FlashServer, *args: Any) -> dict:
         """No argument: everywhere; `{"languageId": id}`: that language only."""

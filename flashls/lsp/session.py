@@ -381,6 +381,12 @@ class Session:
             if accept:
                 accept(suggestion_id)
 
+    def note_partially_accepted(self, suggestion_id: str, chars: int) -> None:
+        for sink in self.events.sinks:
+            partial = getattr(sink, "suggestion_partially_accepted", None)
+            if partial:
+                partial(suggestion_id, chars)
+
     def _with_language_toggles(self, settings: Settings) -> Settings:
         if not self.language_toggles:
             return settings
