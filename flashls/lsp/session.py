@@ -23,6 +23,7 @@ from ..context.document import PositionError, too_large_or_binary
 from ..context.syntax import ParsedDocument
 from ..context.workspace import compile_globs, path_from_uri
 from ..model.deepseek import DeepSeekClient
+from ..model.network import NetworkSettingError, client_kwargs
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
 from .logs import configure_logging
@@ -154,7 +155,8 @@ class Session:
         self.language_toggles: dict[str, bool] = {}  # flashls.toggleCompletions {languageId}
         self.messages = Messages(server)
         self.events = StatusEvents(self)
-        self.model = DeepSeekClient(self.settings.base_url, self.settings.effective_api_key())
+        self.model = DeepSeekClient(self.settings.base_url, self.settings.effective_api_key(),
+                                    network=client_kwargs())
         self.engine: CompletionEngine = build_engine(
             self.model, settings=lambda: self.settings, documents=self.documents,
             roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
@@ -201,6 +203,9 @@ class Session:
             self.messages.once(f"{err}; keeping the previous value.")
         self.settings = settings
         key = settings.effective_api_key()
+        if (settings.proxy, settings.ca_file) != (previous.proxy, previous.ca_file):
+            settings = self._reconnect(settings, previous)
+            self.settings = settings
         if (settings.base_url, key) != (previous.base_url, previous.effective_api_key()):
             self.model.configure(settings.base_url, key)
         if settings != previous:
@@ -211,6 +216,29 @@ class Session:
                 self.messages.shown.add(f"{err}; keeping the previous value.")
         configure_logging(self.server, settings.log_level, settings.effective_api_key)
         log.info("settings updated from %s", source)
+
+    def _reconnect(self, settings: Settings, previous: Settings) -> Settings:
+        """A new HTTP client for a changed `flashls.proxy` / `flashls.caFile`; a CA file
+        that cannot be loaded keeps the previous network settings (and says so)."""
+        import dataclasses
+        try:
+            network = client_kwargs(settings.proxy, settings.ca_file)
+        except NetworkSettingError as err:
+            self.messages.once(f"{err}; keeping the previous value.")
+            return dataclasses.replace(settings, proxy=previous.proxy,
+                                       ca_file=previous.ca_file)
+        old = self.model
+        self.model = DeepSeekClient(settings.base_url, settings.effective_api_key(),
+                                    network=network)
+        self.engine.model = self.model
+        log.info("model requests now use proxy %s, CA %s", settings.proxy or "(environment)",
+                 settings.ca_file or "(environment)")
+        try:
+            task = asyncio.get_running_loop().create_task(old.aclose())
+            self._closing = task  # keep a reference until it is done
+        except RuntimeError:
+            pass
+        return settings
 
     async def close(self) -> None:
         for uri in list(self.documents):

@@ -144,7 +144,8 @@ class DeepSeekClient:
     """Implements `CompletionModel` over DeepSeek's FIM and chat endpoints."""
 
     def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
-                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None):
+                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None,
+                 network: dict[str, Any] | None = None):
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key
         self._client = httpx.AsyncClient(
@@ -153,6 +154,7 @@ class DeepSeekClient:
             limits=httpx.Limits(max_keepalive_connections=8, keepalive_expiry=120),
             headers={"User-Agent": f"flashls/{__version__}"},
             transport=transport,
+            **(network or {}),  # proxy / CA options: flashls.model.network.client_kwargs
         )
         self._draining: set[asyncio.Task] = set()
 
