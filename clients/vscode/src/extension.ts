@@ -31,6 +31,8 @@ import { escapeHtml, markdownPage } from './html';
 import { nodeProbe } from './probe';
 import { activeInterpreter } from './python';
 import { formatStatus, parseStatus, StatusParams } from './status';
+import { TOGGLE_LANGUAGE_COMMAND } from './languages';
+import { activeLanguage, activeLanguageEnabled, toggleCompletionsForLanguage } from './languageToggle';
 
 const SECTION = 'flashls';
 
@@ -59,6 +61,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register(CLIENT_COMMANDS.showUsage, showUsage);
   register(CLIENT_COMMANDS.restartServer, () => restart());
   register(CLIENT_COMMANDS.statusMenu, statusMenu);
+  register(TOGGLE_LANGUAGE_COMMAND, toggleCompletionsForLanguage);
+  context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor(() => renderStatus()));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(onConfigurationChanged));
 
   // Finding the server may ask a Python interpreter: do not hold up activation.
@@ -203,7 +207,7 @@ function completionsEnabled(): boolean {
 }
 
 function renderStatus(): void {
-  const view = formatStatus(lastStatus, completionsEnabled());
+  const view = formatStatus(lastStatus, completionsEnabled(), vscode.window.activeTextEditor?.document.uri.toString());
   statusItem.text = view.text;
   statusItem.tooltip = view.tooltip;
   statusItem.backgroundColor = view.isError ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
@@ -212,6 +216,10 @@ function renderStatus(): void {
 async function statusMenu(): Promise<void> {
   const items: (vscode.QuickPickItem & { run: () => unknown })[] = [
     { label: completionsEnabled() ? 'Turn inline completions off' : 'Turn inline completions on', run: toggleCompletions },
+    ...(activeLanguage() ? [{
+      label: `Turn inline completions ${activeLanguageEnabled() ? 'off' : 'on'} for ${activeLanguage()}`,
+      run: () => toggleCompletionsForLanguage(),
+    }] : []),
     { label: 'Show usage', run: showUsage },
     { label: 'Show context for cursor', run: showContext },
     { label: 'Restart server', run: restart },
