@@ -143,3 +143,18 @@ def test_sigterm_exits_zero_and_writes_the_ledger(tmp_path, fake_server):
         db.close()
     assert requests == [("shown",)]
     assert suggestions == [(len("fake_completion()"),)]
+
+
+def test_dev_null_is_read_by_the_thread_not_the_selector():
+    """epoll refuses /dev/null (the PermissionError traceback of old): the server must
+    not hand it to the event loop even when it gets that far."""
+    from flashls.lsp.stdio import loop_readable
+    with open(os.devnull, "rb") as devnull:
+        assert loop_readable(devnull) is False
+    read_end, write_end = os.pipe()
+    try:
+        with os.fdopen(read_end, "rb", closefd=False) as pipe:
+            assert loop_readable(pipe) is True
+    finally:
+        os.close(read_end)
+        os.close(write_end)

@@ -117,7 +117,7 @@ async def _open_reader(stdin: BinaryIO) -> LoopStdin:
     if loop_readable(stdin):
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), stdin)
     else:
-        log.info("reading stdin through a thread (not a pipe of its own)")
+        log.debug("reading stdin through a thread (not a pipe of its own)")
         _feed_from_thread(loop, stream, stdin.fileno())
     return LoopStdin(stream)
 
