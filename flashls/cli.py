@@ -65,6 +65,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def stdin_has_nothing() -> bool:
+    """stdin is closed or /dev/null: an LSP session could never start, so end at once
+    (before the server's imports) with status 0."""
+    import os
+    import stat
+    try:
+        fd = sys.stdin.fileno()
+        mode = os.fstat(fd)
+    except (AttributeError, ValueError, OSError):
+        return True
+    if not stat.S_ISCHR(mode.st_mode) or os.isatty(fd):
+        return False
+    try:
+        return mode.st_rdev == os.stat(os.devnull).st_rdev
+    except OSError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and not {"--stdio", "--tcp"} & set(argv):
@@ -73,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command:
         return SUBCOMMANDS[args.command][2](args)
+    if not args.tcp and stdin_has_nothing():
+        return 0
     from .lsp.server import create_server
     server = create_server()
     if args.tcp:
@@ -81,5 +101,5 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(args.host, args.port)
     else:
         from .lsp.stdio import serve_stdio
-        serve_stdio(server)
+        return serve_stdio(server)
     return 0

@@ -151,6 +151,10 @@ class CompletionSettings:
         "(completions, next edits, code actions); allow works in them, though their text "
         "is never context for other documents. Unsaved (untitled) buffers are allowed.",
         enum=("allow", "deny"))
+    languages: dict = setting(
+        {"*": True}, "Per-language switch for inline completions, next-edit and code "
+        "actions: {languageId: true/false}; \"*\" is the default for languages not "
+        "listed. Example: {\"*\": true, \"markdown\": false, \"plaintext\": false}.")
 
 
 @dataclass(frozen=True)
@@ -221,6 +225,18 @@ class Settings:
     log_level: str = setting(
         "info", "Detail of window/logMessage output.",
         enum=("error", "warning", "info", "debug"))
+    proxy: str = setting(
+        "", "HTTP(S) proxy for model requests, e.g. http://proxy.corp:3128. Empty: the "
+        "HTTPS_PROXY / HTTP_PROXY / NO_PROXY environment variables.")
+    ca_file: str = setting(
+        "", "PEM file of CA certificates to trust for model requests (a corporate TLS "
+        "interception CA). Empty: SSL_CERT_FILE / SSL_CERT_DIR, else the bundled roots.")
+
+    def language_enabled(self, language_id: str) -> bool:
+        """Whether AI features run in documents of `language_id`
+        (`completion.languages`, with "*" for every language not listed)."""
+        languages = self.completion.languages
+        return bool(languages.get(language_id, languages.get("*", True)))
 
     def effective_api_key(self) -> str:
         """The key from settings, else from the provider's environment variable."""
@@ -330,6 +346,9 @@ def _check(spec: SettingSpec, value: Any) -> Any:
             return fim.check_setting(value)
         except fim.TemplateError as err:
             raise SettingError(spec.key, str(err)) from None
+        if spec.key == "proxy" and value and not re.match(r"^https?://[^\s/]+", value):
+            raise SettingError(spec.key, f"{value!r} is not an http(s) proxy URL "
+                               "(e.g. http://proxy.example:3128)")
     elif base is list:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise SettingError(spec.key, "expected a list of strings")
@@ -339,6 +358,10 @@ def _check(spec: SettingSpec, value: Any) -> Any:
             raise SettingError(spec.key, "expected an object")
         if spec.key == "headers":
             check_headers(value, spec.key)
+        if spec.key == "completion.languages" and not all(
+                isinstance(k, str) and k and isinstance(v, bool) for k, v in value.items()):
+            raise SettingError(spec.key, "expected {languageId: true or false}, "
+                               "e.g. {\"*\": true, \"markdown\": false}")
         return dict(value)
     if spec.minimum is not None and value < spec.minimum:
         raise SettingError(spec.key, f"{value} is below the minimum {spec.minimum:g}")

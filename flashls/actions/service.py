@@ -104,6 +104,9 @@ class ActionService:
             return "the document is not open"
         if self.unsynced(uri):
             return "the document is out of sync with the editor; reopen it"
+        if not self.settings().language_enabled(pdoc.doc.language_id):
+            return (f"AI features are off for {pdoc.doc.language_id} "
+                    "(flashls.completion.languages)")
         refused = self.not_sent(uri)
         if refused is not None:
             return f"{self.path_of(uri)}: {refused.message}"

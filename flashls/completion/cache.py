@@ -15,7 +15,19 @@ from dataclasses import dataclass
 
 from cachetools import TTLCache
 
-MAX_FORWARD_CHARS = 64  # forwarding entries per suggestion, at most
+MAX_FORWARD_CHARS = 64  # an entry per character typed along a suggestion, this far
+MAX_BOUNDARY_CHARS = 2048  # past that, entries at word/line boundaries only (partial
+#                            accept: the editor inserts a word or a line at a time)
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _boundary(text: str, i: int) -> bool:
+    """Where accepting the next word or line can stop: between a word character and
+    anything else, or around whitespace and punctuation."""
+    return not (_is_word(text[i - 1]) and _is_word(text[i]))
 
 
 def text_key(text: str) -> str:
@@ -78,14 +90,15 @@ class SuggestionCache:
         running = hashlib.blake2b(before.encode("utf-8", "surrogatepass"), digest_size=16)
         if _entry_size(None, value) * 2 > self.max_bytes:
             return  # absurdly long suggestion: not worth evicting everything else for
-        limit = min(len(text), MAX_FORWARD_CHARS)
+        limit = min(len(text), MAX_BOUNDARY_CHARS)
         for i in range(limit + 1):
             remaining = text[i:]
             if i and not remaining.strip():
                 break  # fully typed: nothing left to suggest
-            key = CacheKey(running.hexdigest(), after_key, scope)
-            self._entries[key] = CachedSuggestion(remaining, value.replace_suffix,
-                                                  value.model, value.origin_id)
+            if i <= MAX_FORWARD_CHARS or _boundary(text, i):
+                key = CacheKey(running.hexdigest(), after_key, scope)
+                self._entries[key] = CachedSuggestion(remaining, value.replace_suffix,
+                                                      value.model, value.origin_id)
             if i < len(text):  # hash `before + text[:i+1]` without copying `before`
                 running.update(text[i].encode("utf-8", "surrogatepass"))
         self._shrink()

@@ -14,7 +14,8 @@ from functools import partial
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcMethodNotFound
+from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+                              JsonRpcMethodNotFound)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -130,6 +131,16 @@ class FlashServer(LanguageServer):
         # called after each didChange with (uri, text before, the ParsedDocument, changes)
         self.edit_listeners: list[Any] = []
 
+    async def close_session(self) -> None:
+        """The connection ended (end of input, a signal, a lost client): close what the
+        session holds, the usage ledger included."""
+        await self.session.close()
+        self.close_session_sync()
+
+    def close_session_sync(self) -> None:
+        """What can be closed without the event loop (after `exit`): the ledger."""
+        self.session.close_sinks()
+
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Unexpected errors are logged, never shown as popups on every keystroke."""
         log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
@@ -235,6 +246,8 @@ def create_server() -> FlashServer:
         if located is None:
             return lsp.InlineCompletionList(items=[])
         pdoc, offset = located
+        if session.completion_blocked(pdoc):
+            return lsp.InlineCompletionList(items=[])
         invoked = params.context.trigger_kind == lsp.InlineCompletionTriggerKind.Invoked
         selected = params.context.selected_completion_info
         if selected is not None:
@@ -252,6 +265,8 @@ def create_server() -> FlashServer:
         if located is None:
             return empty
         pdoc, offset = located
+        if session.completion_blocked(pdoc):
+            return empty
         invoked = (params.context is not None and params.context.trigger_kind
                    == lsp.CompletionTriggerKind.Invoked)
         outcome = await session.engine.complete(pdoc.doc.uri, offset, invoked=invoked)
@@ -263,9 +278,23 @@ def create_server() -> FlashServer:
     def accepted(ls: FlashServer, *args: Any) -> None:
         session.note_accepted(str(args[0]) if args else "")
 
+    from .partial_accept import METHOD as PARTIAL_ACCEPT, parse as parse_partial
+
+    @server.feature(PARTIAL_ACCEPT)
+    def did_partially_accept(ls: FlashServer, params: Any) -> None:
+        accepted = parse_partial(params)
+        if accepted is not None:
+            session.note_partially_accepted(accepted.suggestion_id, accepted.chars)
+
     @server.command("flashls.toggleCompletions")
     def toggle(ls: FlashServer, *args: Any) -> dict:
-        return {"enabled": session.toggle_completions()}
+        """No argument: everywhere; `{"languageId": id}`: that language only."""
+        arg = args[0] if args else None
+        language = arg.get("languageId") if isinstance(arg, dict) else None
+        if language is not None and (not isinstance(language, str) or not language):
+            raise JsonRpcInvalidParams("flashls.toggleCompletions takes no argument or "
+                                       "{languageId: string}")
+        return session.toggle_completions(language)
 
     @server.command("flashls.showSettings")
     def show_settings(ls: FlashServer, *args: Any) -> dict:

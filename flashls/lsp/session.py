@@ -20,6 +20,8 @@ from ..completion.service import CompletionEngine, Suggestion
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
+from ..model.catalog import KEY_REQUIRED
+from ..model.network import NetworkSettingError, client_kwargs
 from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("flashls")
 
 CONFIG_PULL_TIMEOUT_S = 5.0
+# why nothing is offered for a document (`reason.code` of `flashls/status`)
+REASON_CODES = frozenset({"language_disabled", "excluded", "credential_file",
+                          "outside_workspace", "too_large", "no_api_key", "backing_off",
+                          "offline"})
+ERROR_REASONS = frozenset({"no_api_key", "backing_off", "offline"})
 IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
 
 
@@ -62,10 +69,14 @@ class StatusEvents:
         self.session = session
         self.in_flight = 0
         self.last_latency_ms: float | None = None
+        self.reason: dict | None = None  # the reason last sent, until a status without one
         self.sinks: list[Any] = []  # e.g. the usage ledger: same methods as this class
 
-    def _notify(self, state: str, message: str = "") -> None:
-        params = {"state": state, "message": message}
+    def _notify(self, state: str, message: str = "", reason: dict | None = None) -> None:
+        params: dict[str, Any] = {"state": state, "message": message}
+        if reason is not None:
+            params["reason"] = reason
+        self.reason = reason
         if self.last_latency_ms is not None:
             params["lastLatencyMs"] = round(self.last_latency_ms)
         for sink in self.sinks:
@@ -76,6 +87,23 @@ class StatusEvents:
             self.session.server.protocol.notify("flashls/status", params)
         except Exception as err:
             log.debug("status notification failed: %s", err)
+
+    def not_offered(self, uri: str, code: str, message: str) -> None:
+        """Tell the editor why nothing is offered for `uri` (one of REASON_CODES).
+        Said once per document and cause, not on every keystroke."""
+        if code not in REASON_CODES:
+            raise ValueError(f"unknown status reason {code!r}")
+        if self.reason is not None and (self.reason.get("uri"), self.reason["code"]) == (
+                uri, code):
+            return
+        log.info("nothing offered for %s: %s", uri, message)
+        state = "error" if code in ERROR_REASONS else "disabled"
+        self._notify(state, message, {"code": code, "message": message, "uri": uri})
+
+    def offered(self) -> None:
+        """A request goes ahead: a reason shown before no longer holds."""
+        if self.reason is not None:
+            self._notify("ready")
 
     def request_started(self, kind: str, model: str) -> None:
         self.in_flight += 1
@@ -92,19 +120,13 @@ class StatusEvents:
             self.last_latency_ms = result.total_s * 1000.0
         if error is not None:
             self.session.upstream_failed(error)
-            self._notify("error", str(error))
+            reason = None
+            if isinstance(error, ConnectError):
+                reason = {"code": "offline", "message": f"{error}. Check flashls.baseUrl, "
+                          "flashls.proxy and your network (flashls doctor)."}
+            self._notify("error", str(error), reason)
         elif self.in_flight == 0:
             self._notify("ready")
-
-    def not_offered(self, uri: str, code: str, message: str) -> None:
-        """Nothing is offered for `uri`, and why (`reason` in `flashls/status`).
-        Minimal version; the status mechanism (#19) may replace it, same signature."""
-        params: dict[str, Any] = {"state": "ready", "message": message,
-                                  "reason": {"code": code, "message": message}}
-        try:
-            self.session.server.protocol.notify("flashls/status", params)
-        except Exception as err:
-            log.debug("status notification failed: %s", err)
 
     def suggestion_shown(self, suggestion: Suggestion) -> None:
         for sink in self.sinks:
@@ -121,6 +143,7 @@ class Session:
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
+        self.language_toggles: dict[str, bool] = {}  # flashls.toggleCompletions {languageId}
         self.messages = Messages(server)
         self.events = StatusEvents(self)
         self.model = ModelClient.from_settings(self.settings, self.settings.effective_api_key())
@@ -165,11 +188,15 @@ class Session:
     def update_settings(self, raw: Any, *, source: str) -> None:
         previous = self.settings
         settings, errors = apply_settings(previous, raw)
+        settings = self._with_language_toggles(settings)
         for err in errors:
             self.messages.once(f"{err}; keeping the previous value.")
         self.settings = settings
         key = settings.effective_api_key()
-        self.model.apply(config_from_settings(settings, key))  # provider, URL, key, headers
+        if (settings.proxy, settings.ca_file) != (previous.proxy, previous.ca_file):
+            settings = self._checked_network(settings, previous)
+            self.settings = settings
+        self.model.apply(config_from_settings(settings, key))  # provider, URL, key, headers, proxy, CA
         if settings != previous:
             self.engine.gate.reset()
             self.engine.cache.clear()
@@ -179,10 +206,36 @@ class Session:
         configure_logging(self.server, settings.log_level, settings.effective_api_key)
         log.info("settings updated from %s", source)
 
+    def _checked_network(self, settings: Settings, previous: Settings) -> Settings:
+        """Changed `flashls.proxy` / `flashls.caFile`: the model client rebuilds its HTTP
+        client with them (ModelClient.apply); a CA file that cannot be loaded keeps the
+        previous network settings (and says so)."""
+        import dataclasses
+        try:
+            client_kwargs(settings.proxy, settings.ca_file)
+        except NetworkSettingError as err:
+            self.messages.once(f"{err}; keeping the previous value.")
+            return dataclasses.replace(settings, proxy=previous.proxy,
+                                       ca_file=previous.ca_file)
+        log.info("model requests now use proxy %s, CA %s", settings.proxy or "(environment)",
+                 settings.ca_file or "(environment)")
+        return settings
+
     async def close(self) -> None:
         for uri in list(self.documents):
             self.engine.forget(uri)
         await self.model.aclose()
+
+    def close_sinks(self) -> None:
+        """Write out and close the usage ledger (and any other sink); idempotent."""
+        for sink in self.events.sinks:
+            close = getattr(sink, "close", None)
+            if close is None:
+                continue
+            try:
+                close()
+            except Exception as err:  # on the way out: log, never raise
+                log.warning("closing %s: %s", type(sink).__name__, err)
 
     def change_folders(self, added: Iterable[lsp.WorkspaceFolder],
                        removed: Iterable[lsp.WorkspaceFolder]) -> None:
@@ -262,6 +315,34 @@ class Session:
             log.info("invalid position in %s: %s", uri, err)
             return None
 
+    def completion_blocked(self, pdoc: ParsedDocument) -> bool:
+        """Whether a completion must not be asked for in this document now; the
+        editor is told why (`flashls/status` reason). Clears an old reason otherwise."""
+        uri, language = pdoc.doc.uri, pdoc.doc.language_id
+        settings = self.settings
+        if not settings.completion.enable:
+            return True  # the user turned everything off: the state says so already
+        if not settings.language_enabled(language):
+            self.events.not_offered(uri, "language_disabled", f"completions are off for "
+                                    f"{language} (flashls.completion.languages)")
+            return True
+        if settings.provider in KEY_REQUIRED and not settings.effective_api_key():
+            self.events.not_offered(uri, "no_api_key", "no API key: set DEEPSEEK_API_KEY "
+                                    "or flashls.apiKey (flashls doctor checks it)")
+            return True
+        blocked = self.engine.gate.blocked_reason
+        if blocked is not None:
+            code = "no_api_key" if isinstance(blocked, AuthError) else "backing_off"
+            self.events.not_offered(uri, code, " ".join(
+                filter(None, (f"{blocked}.", blocked.user_action))))
+            return True
+        closed = self.engine.gate.closed_reason()
+        if closed:
+            self.events.not_offered(uri, "backing_off", closed)
+            return True
+        self.events.offered()
+        return False
+
     def never_sent(self, uri: str, as_context: bool = False) -> NotSent | None:
         """The one "document never sent" rule (flashls.context.never_sent) for an open
         document, with this session's workspace, excludes and outside-workspace policy.
@@ -311,13 +392,43 @@ class Session:
             if accept:
                 accept(suggestion_id)
 
-    def toggle_completions(self) -> bool:
+    def note_partially_accepted(self, suggestion_id: str, chars: int) -> None:
+        for sink in self.events.sinks:
+            partial = getattr(sink, "suggestion_partially_accepted", None)
+            if partial:
+                partial(suggestion_id, chars)
+
+    def _with_language_toggles(self, settings: Settings) -> Settings:
+        if not self.language_toggles:
+            return settings
         import dataclasses
-        completion = dataclasses.replace(self.settings.completion,
-                                         enable=not self.settings.completion.enable)
+        completion = settings.completion
+        return dataclasses.replace(settings, completion=dataclasses.replace(
+            completion, languages={**completion.languages, **self.language_toggles}))
+
+    def toggle_completions(self, language_id: str | None = None) -> dict:
+        """Flip completions everywhere, or for one language. A language's switch holds
+        for this session, over `completion.languages` (settings are not written back);
+        the global one until the editor's settings change again."""
+        import dataclasses
+        current = self.settings.completion
+        if language_id:
+            enabled = not self.settings.language_enabled(language_id)
+            self.language_toggles[language_id] = enabled
+            completion = dataclasses.replace(
+                current, languages={**current.languages, language_id: enabled})
+        else:
+            enabled = not current.enable
+            completion = dataclasses.replace(current, enable=enabled)
         self.settings = dataclasses.replace(self.settings, completion=completion)
-        self.events._notify("ready" if completion.enable else "disabled")
-        return completion.enable
+        self.engine.cache.clear()
+        if language_id:
+            self.events._notify("ready" if enabled else "disabled",
+                                f"completions {'on' if enabled else 'off'} for {language_id}")
+            return {"enabled": completion.enable, "languageId": language_id,
+                    "languageEnabled": enabled}
+        self.events._notify("ready" if enabled else "disabled")
+        return {"enabled": enabled}
 
     def settings_view(self) -> dict:
         return to_editor_dict(self.settings)

@@ -1,12 +1,18 @@
-"""Read the editor's messages on the event loop itself, not through a thread.
+"""Read the editor's messages on the event loop itself, and end cleanly however the
+connection ends.
 
 pygls reads stdin with a blocking `readline` run in its thread pool: every header line
 and every body is a hop to a worker thread and back (3 per message). Each hop is cheap
 when the process is idle, but while the loop is busy (building a request on a large
 file) the woken thread waits for the GIL, up to the 5 ms switch interval — that wait
 lands on the next keystroke's latency. A pipe read by the loop's own selector has no
-hop at all. When stdin is not a pipe (a regular file, or one socket shared with
-stdout, which non-blocking mode would break), pygls' own reader is used.
+hop at all. When stdin cannot be watched by the selector (a regular file, /dev/null,
+one socket shared with stdout), a daemon thread reads big chunks into the same stream.
+
+Lifecycle: end of input, a closed or missing stdin, a client gone from stdout and
+SIGTERM/SIGHUP all end the process with status 0 and no traceback, after the session
+is closed (the usage ledger written). The `exit` notification keeps LSP's status
+(0 after `shutdown`, else 1).
 """
 
 from __future__ import annotations
@@ -14,15 +20,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import stat
 import sys
+import threading
 from typing import Any, BinaryIO
 
-from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+from pygls.io_ import StdoutWriter, run_async
 
 log = logging.getLogger(__name__)
 
 STREAM_LIMIT = 1 << 20  # longest header line kept; longer junk is skipped, not fatal
+CHUNK = 1 << 16
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
 
 
 class LoopStdin:
@@ -49,47 +59,151 @@ class LoopStdin:
             return err.partial
 
 
+class SafeStdoutWriter(StdoutWriter):
+    """A client gone from stdout is the end of the session, not an error to print."""
+
+    def __init__(self, stdout: BinaryIO, on_lost: Any):
+        super().__init__(stdout)
+        self.on_lost = on_lost
+
+    def write(self, data: bytes) -> None:
+        try:
+            super().write(data)
+        except (BrokenPipeError, ConnectionResetError, ValueError, OSError) as err:
+            self.on_lost(err)
+
+
 def loop_readable(stdin: BinaryIO) -> bool:
-    """Whether the event loop can watch `stdin` directly (a pipe, socket or tty of
-    its own)."""
+    """Whether the event loop's selector can watch `stdin` (a pipe or socket of its
+    own, or a terminal; not /dev/null nor a regular file, which epoll refuses)."""
     try:
         fd = stdin.fileno()
         mode = os.fstat(fd).st_mode
-        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+        if stat.S_ISCHR(mode):
+            if not os.isatty(fd):
+                return False
+        elif not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
             return False
         return not os.path.sameopenfile(fd, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         return False
 
 
-async def _serve(server: Any, stdin: BinaryIO) -> None:
+def _feed_from_thread(loop: asyncio.AbstractEventLoop, stream: asyncio.StreamReader,
+                      fd: int) -> None:
+    """Blocking reads of `fd` handed to the loop's stream; a daemon thread, so a read
+    that never returns cannot keep the process alive."""
+
+    def run() -> None:
+        while True:
+            try:
+                chunk = os.read(fd, CHUNK)
+            except OSError:
+                chunk = b""
+            try:
+                if not chunk:
+                    loop.call_soon_threadsafe(stream.feed_eof)
+                    return
+                loop.call_soon_threadsafe(stream.feed_data, chunk)
+            except RuntimeError:  # the loop is closed: nobody is listening
+                return
+
+    threading.Thread(target=run, name="flashls-stdin", daemon=True).start()
+
+
+async def _open_reader(stdin: BinaryIO) -> LoopStdin:
     loop = asyncio.get_running_loop()
-    reader: Any
-    try:
-        stream = asyncio.StreamReader(limit=STREAM_LIMIT)
+    stream = asyncio.StreamReader(limit=STREAM_LIMIT)
+    if loop_readable(stdin):
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), stdin)
-        reader = LoopStdin(stream)
-    except (OSError, ValueError) as err:
-        log.info("reading stdin through a thread (%s)", err)
-        reader = StdinAsyncReader(stdin, server.thread_pool)
-    await run_async(stop_event=server._stop_event, reader=reader, protocol=server.protocol,
-                    logger=log, error_handler=server.report_server_error)
+    else:
+        log.debug("reading stdin through a thread (not a pipe of its own)")
+        _feed_from_thread(loop, stream, stdin.fileno())
+    return LoopStdin(stream)
 
 
-def serve_stdio(server: Any) -> None:
-    """pygls' `start_io`, with stdin read by the event loop when it can be."""
-    stdin = sys.stdin.buffer
-    if not loop_readable(stdin):
-        server.start_io()
+def _stop_on_signals(task: asyncio.Task) -> None:
+    loop = asyncio.get_running_loop()
+    for name in STOP_SIGNALS:
+        signum = getattr(signal, name, None)
+        if signum is None:
+            continue
+        try:
+            loop.add_signal_handler(signum, _stop, task, name)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            pass
+
+
+def _stop(task: asyncio.Task, why: str) -> None:
+    log.info("%s: shutting down", why)
+    task.cancel()
+
+
+async def _serve(server: Any, stdin: BinaryIO) -> None:
+    reader = await _open_reader(stdin)
+    serving = asyncio.ensure_future(run_async(
+        stop_event=server._stop_event, reader=reader, protocol=server.protocol,
+        logger=log, error_handler=server.report_server_error))
+    server.lost_client = lambda err: _lost_client(serving, err)
+    _stop_on_signals(serving)
+    try:
+        await serving
+    except asyncio.CancelledError:
+        pass  # a stop signal or a lost client: the session still closes below
+    await _close_session(server)
+
+
+def _lost_client(serving: asyncio.Future, err: BaseException) -> None:
+    log.info("the client closed its end of the connection (%s): shutting down", err)
+    _silence_stdout()
+    serving.cancel()
+
+
+async def _close_session(server: Any) -> None:
+    close = getattr(server, "close_session", None)
+    if close is None:
         return
-    import threading
+    try:
+        await close()
+    except Exception as err:  # never a traceback on the way out
+        log.warning("closing the session: %s", err)
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null, so the interpreter's final flush of a dead pipe does
+    not print 'Exception ignored ... BrokenPipeError'."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def serve_stdio(server: Any) -> int:
+    """pygls' `start_io`, with stdin read by the event loop, and a clean end."""
+    stdin = getattr(sys.stdin, "buffer", None)
+    try:
+        if stdin is None:
+            raise ValueError("no stdin")
+        stdin.fileno()
+    except (ValueError, OSError):
+        log.info("stdin is closed: nothing to serve")
+        return 0
     server._stop_event = threading.Event()
-    server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+    server.lost_client = lambda err: None
+    server.protocol.set_writer(SafeStdoutWriter(
+        sys.stdout.buffer, lambda err: server.lost_client(err)))
+    code = 0
     try:
         asyncio.run(_serve(server, stdin))
     except BrokenPipeError:
-        log.error("the connection to the client is lost: shutting down")
-    except (KeyboardInterrupt, SystemExit):
+        _silence_stdout()
+    except KeyboardInterrupt:
         pass
+    except SystemExit as exit_:  # the `exit` notification: LSP decides the status
+        code = exit_.code if isinstance(exit_.code, int) else 0
     finally:
         server.shutdown()
+        server.close_session_sync()
+    return code

@@ -8,9 +8,8 @@ DeepSeek's prefix-cache counts in `usage`. The shared HTTP machinery is in
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-import httpx
 
 from . import fim
 from .sse import DONE, openai_decoder, openai_usage, parse_sse_line
@@ -60,13 +59,6 @@ class DeepSeekClient(StreamingClient):
     """Implements `CompletionModel` over DeepSeek's FIM and chat endpoints."""
 
     advice = ErrorAdvice("DeepSeek API")
-
-    def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
-                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None,
-                 headers: Mapping[str, str] | None = None, fim_template: Any = "auto"):
-        super().__init__(base_url, api_key, connect_timeout_s=connect_timeout_s,
-                         idle_timeout_s=idle_timeout_s, transport=transport, headers=headers)
-        self.fim_template = fim_template
 
     def auth_headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._api_key}"}  # the hosted API always needs one

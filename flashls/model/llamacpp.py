@@ -10,7 +10,7 @@ keystrokes; `t_max_predict_ms` bounds generation time on slow hardware. The stre
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any
 
 import httpx
 
@@ -90,13 +90,6 @@ class LlamaCppClient(StreamingClient):
              "to the same value.",
         bad_request="Check that llama-server runs a code model with FIM tokens "
                     "(e.g. Qwen2.5-Coder) and flashls.baseUrl (no /v1).")
-
-    def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
-                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None,
-                 headers: Mapping[str, str] | None = None, fim_template: Any = "auto"):
-        super().__init__(base_url, api_key, connect_timeout_s=connect_timeout_s,
-                         idle_timeout_s=idle_timeout_s, transport=transport, headers=headers)
-        self.fim_template = fim_template
 
     def status_error(self, status: int, raw: bytes, headers: httpx.Headers) -> ModelError:
         if status == 501:  # "not supported": this model has no FIM tokens; retrying won't help

@@ -5,9 +5,7 @@ endpoint is https://codestral.mistral.ai/v1)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
-import httpx
+from typing import Any
 
 from . import fim
 from .openai_compat import chat_completions_body
@@ -32,13 +30,6 @@ class MistralClient(StreamingClient):
         auth="Set flashls.apiKey (or MISTRAL_API_KEY) to a key from console.mistral.ai "
              "(Codestral keys work only with https://codestral.mistral.ai/v1).",
         bad_request="Check flashls.model (e.g. codestral-latest) and flashls.baseUrl.")
-
-    def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
-                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None,
-                 headers: Mapping[str, str] | None = None, fim_template: Any = "auto"):
-        super().__init__(base_url, api_key, connect_timeout_s=connect_timeout_s,
-                         idle_timeout_s=idle_timeout_s, transport=transport, headers=headers)
-        self.fim_template = fim_template
 
     def wire_call(self, request: ModelRequest, *, timeout_s: float = 0.0) -> WireCall:
         accept = {"Accept": "text/event-stream"}

@@ -10,9 +10,8 @@ and the token counts.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any
 
-import httpx
 
 from . import fim
 from .streaming import ErrorAdvice, StreamEvent, StreamingClient, WireCall
@@ -85,13 +84,6 @@ class OllamaClient(StreamingClient):
              "flashls.apiKey or flashls.headers for that proxy.",
         bad_request="Check flashls.model: run `ollama list`, and `ollama pull <model>` if it "
                     "is missing.")
-
-    def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
-                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None,
-                 headers: Mapping[str, str] | None = None, fim_template: Any = "auto"):
-        super().__init__(base_url, api_key, connect_timeout_s=connect_timeout_s,
-                         idle_timeout_s=idle_timeout_s, transport=transport, headers=headers)
-        self.fim_template = fim_template
 
     def wire_call(self, request: ModelRequest, *, timeout_s: float = 0.0) -> WireCall:
         if isinstance(request, FimRequest):

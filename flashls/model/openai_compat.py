@@ -8,9 +8,8 @@ template's special tokens as stop sequences. Actions and chat completions use
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-import httpx
 
 from . import fim
 from .sse import openai_decoder
@@ -46,13 +45,6 @@ class OpenAICompatClient(StreamingClient):
              "it was started with (vLLM/SGLang --api-key), or the gateway's key.",
         bad_request="Check flashls.model (it must be a model the server serves, see "
                     "`flashls doctor`) and flashls.baseUrl (it ends in /v1).")
-
-    def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
-                 idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None,
-                 headers: Mapping[str, str] | None = None, fim_template: Any = "auto"):
-        super().__init__(base_url, api_key, connect_timeout_s=connect_timeout_s,
-                         idle_timeout_s=idle_timeout_s, transport=transport, headers=headers)
-        self.fim_template = fim_template
 
     def wire_call(self, request: ModelRequest, *, timeout_s: float = 0.0) -> WireCall:
         accept = {"Accept": "text/event-stream"}

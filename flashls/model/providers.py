@@ -15,6 +15,7 @@ import httpx
 
 from .catalog import DEFAULT_BASE_URLS, PROVIDERS
 from .deepseek import DeepSeekClient
+from .network import client_kwargs
 from .llamacpp import LlamaCppClient
 from .mistral import MistralClient
 from .ollama import OllamaClient
@@ -36,13 +37,15 @@ class ProviderConfig:
     api_key: str = field(default="", repr=False)
     headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     fim_template: Any = "auto"
+    proxy: str = ""  # flashls.proxy ("": the environment decides)
+    ca_file: str = ""  # flashls.caFile ("": the environment decides)
 
     def adapter_key(self) -> tuple:
         """What needs a new adapter (and connection pool) when it changes."""
         template = self.fim_template
         if isinstance(template, Mapping):
             template = tuple(sorted(template.items()))
-        return (self.provider, self.headers, template)
+        return (self.provider, self.headers, template, self.proxy, self.ca_file)
 
 
 def config_from_settings(settings: Any, api_key: str | None = None) -> ProviderConfig:
@@ -54,13 +57,17 @@ def config_from_settings(settings: Any, api_key: str | None = None) -> ProviderC
     headers = tuple(sorted((str(k), str(v)) for k, v in
                            (getattr(settings, "headers", None) or {}).items()))
     template = getattr(getattr(settings, "completion", None), "fim_template", "auto")
-    return ProviderConfig(provider, base_url, key, headers, template)
+    return ProviderConfig(provider, base_url, key, headers, template,
+                          getattr(settings, "proxy", ""), getattr(settings, "ca_file", ""))
 
 
 def build_client(config: ProviderConfig, **kwargs: Any) -> StreamingClient:
+    """The adapter for `config`. Raises NetworkSettingError for a CA file that cannot
+    be loaded (the session checks that before applying new settings)."""
     cls = ADAPTERS.get(config.provider, DeepSeekClient)
     return cls(config.base_url, config.api_key, headers=dict(config.headers),
-               fim_template=config.fim_template, **kwargs)
+               fim_template=config.fim_template,
+               network=client_kwargs(config.proxy, config.ca_file), **kwargs)
 
 
 class ModelClient:

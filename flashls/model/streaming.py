@@ -178,15 +178,18 @@ class StreamingClient:
 
     def __init__(self, base_url: str, api_key: str, *, connect_timeout_s: float = 5.0,
                  idle_timeout_s: float = 30.0, transport: httpx.AsyncBaseTransport | None = None,
-                 headers: Mapping[str, str] | None = None):
+                 headers: Mapping[str, str] | None = None, fim_template: Any = "auto",
+                 network: Mapping[str, Any] | None = None):
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key
+        self.fim_template = fim_template  # used by the adapters that build FIM prompts
         self._client = httpx.AsyncClient(
             timeout=httpx.Timeout(connect=connect_timeout_s, read=idle_timeout_s,
                                   write=10.0, pool=connect_timeout_s),
             limits=httpx.Limits(max_keepalive_connections=8, keepalive_expiry=120),
             headers={"User-Agent": f"flashls/{__version__}", **dict(headers or {})},
             transport=transport,
+            **dict(network or {}),  # proxy / CA options: flashls.model.network.client_kwargs
         )
         self._draining: set[asyncio.Task] = set()
 

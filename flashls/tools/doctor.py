@@ -19,6 +19,7 @@ from ..cli import subcommand
 from ..model import fim as fim_templates
 from ..model.catalog import API_KEY_ENV, DEFAULT_BASE_URLS, KEY_REQUIRED, PROVIDERS
 from ..model.deepseek import DeepSeekClient
+from ..model.network import NetworkSettingError, choose, client_kwargs, tls_failure
 from ..model.providers import ModelClient, ProviderConfig
 from ..model.types import (AuthError, BadRequestError, BalanceError, ChatMessage, ChatRequest,
                            ConnectError, FimRequest, ModelError, UpstreamTimeout)
@@ -57,16 +58,49 @@ def _fail_for(name: str, err: ModelError, fallback_fix: str) -> Check:
     return Check(name, "fail", str(err), fallback_fix)
 
 
+def network_check(base_url: str, proxy: str, ca_file: str) -> tuple[Check, dict | None]:
+    """Which proxy and CA requests use, and why; the client options, or None when the
+    CA file cannot be loaded."""
+    chosen = choose(base_url, proxy, ca_file)
+    via = chosen.proxy or "direct (no proxy)"
+    detail = (f"proxy: {via} [{chosen.proxy_source}]; CA: {chosen.ca} "
+              f"[{chosen.ca_source}]")
+    try:
+        options = client_kwargs(proxy, ca_file)
+    except NetworkSettingError as err:
+        return Check("Proxy and CA", "fail", f"{detail}; {err}",
+                     "Point flashls.caFile / --ca-file at a readable PEM file of CA "
+                     "certificates."), None
+    return Check("Proxy and CA", "ok", detail), options
+
+
+def _unreachable(err: ModelError) -> Check:
+    tls = tls_failure(err)
+    if tls:
+        return Check("Endpoint reachable", "fail", f"TLS handshake failed: {tls}",
+                     "Set flashls.caFile / --ca-file (or SSL_CERT_FILE) to the CA bundle "
+                     "your network uses; ask your IT for it if a proxy inspects TLS.")
+    return Check("Endpoint reachable", "fail", str(err), FIX_UNREACHABLE)
+
+
 async def run_checks(base_url: str, api_key: str, key_source: str, model: str, *,
-                     timeout_s: float = 10.0, rounds: int = 3) -> list[Check]:
+                     timeout_s: float = 10.0, rounds: int = 3, proxy: str = "",
+                     ca_file: str = "") -> list[Check]:
     checks: list[Check] = []
+    network, options = network_check(base_url, proxy, ca_file)
+    checks.append(network)
     if api_key:
         checks.append(Check("API key", "ok", f"set (from {key_source})"))
     else:
         checks.append(Check("API key", "fail", "no key: neither --api-key nor DEEPSEEK_API_KEY "
                                                "is set", FIX_KEY))
+    if options is None:
+        for name in ("Endpoint reachable", "Key accepted", "Model name",
+                     "Chat (thinking disabled)", "FIM endpoint", "Round trip"):
+            checks.append(Check(name, "skip", "the CA file cannot be loaded"))
+        return checks
     client = DeepSeekClient(base_url, api_key, connect_timeout_s=min(timeout_s, 5.0),
-                            idle_timeout_s=timeout_s)
+                            idle_timeout_s=timeout_s, network=options)
     try:
         await _remote_checks(client, checks, base_url, bool(api_key), model, timeout_s, rounds)
     finally:
@@ -86,7 +120,7 @@ async def _remote_checks(client: DeepSeekClient, checks: list[Check], base_url: 
         list_error = err
     elapsed = loop.time() - started
     if isinstance(list_error, (ConnectError, UpstreamTimeout)):
-        checks.append(Check("Endpoint reachable", "fail", str(list_error), FIX_UNREACHABLE))
+        checks.append(_unreachable(list_error))
         for name in ("Key accepted", "Model name", "Chat (thinking disabled)", "FIM endpoint",
                      "Round trip"):
             checks.append(Check(name, "skip", "endpoint unreachable"))
@@ -197,6 +231,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"model to check (default {defaults.model})")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                         help="per-request timeout (default 10)")
+    parser.add_argument("--proxy", default="", help="HTTP(S) proxy URL, as flashls.proxy "
+                        "(default: HTTPS_PROXY / NO_PROXY)")
+    parser.add_argument("--ca-file", default="", metavar="PEM",
+                        help="CA certificates to trust, as flashls.caFile (default: "
+                        "SSL_CERT_FILE, else the bundled roots)")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
@@ -215,8 +254,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     key = args.api_key or os.environ.get("DEEPSEEK_API_KEY", "")
     source = "--api-key" if args.api_key else "DEEPSEEK_API_KEY"
+    if args.proxy and not args.proxy.startswith(("http://", "https://")):
+        print(f"flashls doctor: --proxy {args.proxy!r} is not an http(s) URL", file=sys.stderr)
+        return 2
     checks = asyncio.run(run_checks(args.base_url, key.strip(), source, args.model,
-                                    timeout_s=args.timeout))
+                                    timeout_s=args.timeout, proxy=args.proxy,
+                                    ca_file=args.ca_file))
     if args.json:
         print(json.dumps({"baseUrl": args.base_url, "model": args.model,
                           "ok": not any(c.status == "fail" for c in checks),

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # version -> statements that take the previous version to this one (never edit a
 # released entry: add the next version instead)
@@ -87,6 +87,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             PRIMARY KEY (run_id, case_id, model)
         )""",
     ),
+    # characters of each suggestion the user kept: all of it on a full accept, the
+    # accepted prefix after a partial one (word / line at a time)
+    2: ("ALTER TABLE suggestions ADD COLUMN accepted_chars INTEGER NOT NULL DEFAULT 0",),
 }
 
 
@@ -136,6 +139,7 @@ class SuggestionRow:
     lines: int = 0
     accepted_ts: float | None = None
     text: str | None = None
+    accepted_chars: int = 0
 
 
 @dataclass(frozen=True)
@@ -241,7 +245,8 @@ class Ledger:
     def write(self, requests: Sequence[RequestRow] = (),
               suggestions: Sequence[SuggestionRow] = (),
               accepted: Sequence[tuple[str, str, float]] = (),
-              evals: Sequence[EvalRow] = ()) -> None:
+              evals: Sequence[EvalRow] = (),
+              partial: Sequence[tuple[str, str, int]] = ()) -> None:
         """Everything in one transaction (cheap: one fsync at most)."""
         self.db.execute("BEGIN")
         try:
@@ -251,9 +256,14 @@ class Ledger:
                 self.db.executemany(_SUG_INSERT, [astuple(s) for s in suggestions])
             if accepted:
                 self.db.executemany(
-                    "UPDATE suggestions SET accepted_ts = ? WHERE session = ? AND "
-                    "suggestion_id = ? AND accepted_ts IS NULL",
+                    "UPDATE suggestions SET accepted_ts = ?, accepted_chars = chars "
+                    "WHERE session = ? AND suggestion_id = ? AND accepted_ts IS NULL",
                     [(ts, session, sid) for session, sid, ts in accepted])
+            if partial:  # acceptedLength is cumulative: keep the longest prefix seen
+                self.db.executemany(
+                    "UPDATE suggestions SET accepted_chars = MAX(accepted_chars, MIN(?, "
+                    "chars)) WHERE session = ? AND suggestion_id = ? AND accepted_ts IS NULL",
+                    [(chars, session, sid) for session, sid, chars in partial])
             if evals:
                 self.db.executemany(_EVAL_UPSERT, [astuple(e) for e in evals])
             self.db.execute("COMMIT")
@@ -385,7 +395,7 @@ class LedgerWriter:
 
     def _write(self, ledger: Ledger, batch: list[Any]) -> bool:
         parts: dict[str, list[Any]] = {"request": [], "suggestion": [], "accepted": [],
-                                       "eval": []}
+                                       "eval": [], "partial": []}
         waiters: list[threading.Event] = []
         stop = False
         for entry in batch:
@@ -400,7 +410,7 @@ class LedgerWriter:
         if any(parts.values()):
             try:
                 ledger.write(parts["request"], parts["suggestion"], parts["accepted"],
-                             parts["eval"])
+                             parts["eval"], parts["partial"])
                 self.written += sum(len(v) for v in parts.values())
             except sqlite3.Error as err:
                 if self.error is None:

@@ -165,6 +165,14 @@ class LedgerSink:
         except Exception as err:
             log.debug("ledger: suggestion_shown failed: %s", err)
 
+    def suggestion_partially_accepted(self, suggestion_id: str, chars: int) -> None:
+        """The user kept the first `chars` characters (a word or line at a time)."""
+        try:
+            if suggestion_id and chars > 0:
+                self._submit("partial", (self.session, str(suggestion_id), int(chars)))
+        except Exception as err:
+            log.debug("ledger: suggestion_partially_accepted failed: %s", err)
+
     def suggestion_accepted(self, suggestion_id: str) -> None:
         try:
             if suggestion_id:

@@ -66,6 +66,9 @@ def summarize(requests: Iterable[RequestRow], suggestions: Iterable[SuggestionRo
             m["costUsd"] += r.cost_usd
     shown = len(sugs)
     accepted = sum(1 for s in sugs if s.accepted_ts is not None)
+    partly = sum(1 for s in sugs if s.accepted_ts is None and s.accepted_chars > 0)
+    chars_shown = sum(s.chars for s in sugs)
+    chars_accepted = sum(min(s.accepted_chars, s.chars) for s in sugs)
     return {
         "requests": len(reqs),
         "byOutcome": by_outcome,
@@ -74,6 +77,10 @@ def summarize(requests: Iterable[RequestRow], suggestions: Iterable[SuggestionRo
         "suggestionsShown": shown,
         "suggestionsAccepted": accepted,
         "acceptanceRate": ratio(accepted, shown),
+        "suggestionsPartlyAccepted": partly,
+        "charsShown": chars_shown,
+        "charsAccepted": chars_accepted,
+        "charAcceptanceRate": ratio(chars_accepted, chars_shown),
         "tokens": tokens,
         "cacheHitRatio": ratio(tokens["cacheHit"], tokens["prompt"]),
         "latencyMs": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95)},
@@ -123,6 +130,13 @@ def _ms(pair: dict[str, float | None]) -> str:
     return f"{pair['p50']:.0f} / {pair['p95']:.0f} ms"
 
 
+def _chars(window: dict[str, Any]) -> str:
+    accepted, shown = window.get("charsAccepted", 0), window.get("charsShown", 0)
+    if not shown:
+        return "0"
+    return f"{accepted:,} of {shown:,} ({_pct(window.get('charAcceptanceRate'))})"
+
+
 def _usd(value: float) -> str:
     return f"${value:.4f}" if value >= 0.01 or value == 0 else f"${value:.6f}"
 
@@ -141,6 +155,8 @@ def rows(window: dict[str, Any]) -> list[tuple[str, str]]:
          f"{o.get('shown', 0)} / {o.get('cancelled', 0)} / {o.get('error', 0)}"),
         ("suggestions shown", str(window["suggestionsShown"])),
         ("suggestions accepted", f"{accepted} ({_pct(rate)})" if rate is not None else "0"),
+        ("  partly accepted", str(window.get("suggestionsPartlyAccepted", 0))),
+        ("characters accepted", _chars(window)),
         ("cache-hit ratio", _pct(window["cacheHitRatio"])),
         ("latency p50 / p95", _ms(window["latencyMs"])),
         ("first token p50 / p95", _ms(window["firstTokenMs"])),

@@ -28,6 +28,19 @@ vim.api.nvim_create_user_command('FlashlsStatus', function()
   flashls().show_status()
 end, { desc = 'flashls: show the server state' })
 
-vim.api.nvim_create_user_command('FlashlsToggle', function()
-  flashls().toggle()
-end, { desc = 'flashls: turn inline completions on or off' })
+vim.api.nvim_create_user_command('FlashlsToggle', function(opts)
+  local scope = vim.trim(opts.args or '')
+  if scope == '' or scope == 'all' then
+    flashls().toggle()
+  elseif scope == 'language' or scope == 'ft' then
+    flashls().toggle_language()
+  else
+    flashls().toggle_language(scope)
+  end
+end, {
+  nargs = '?',
+  complete = function()
+    return { 'all', 'language' }
+  end,
+  desc = 'flashls: turn inline completions on or off (all, language = this filetype, or a language id)',
+})

@@ -24,6 +24,7 @@ export const CLIENT_COMMANDS = {
   rewriteSelection: 'flashls.rewriteSelection',
   explainSelection: 'flashls.explainSelection',
   toggleCompletions: 'flashls.toggleInlineCompletions',
+  toggleLanguage: 'flashls.toggleLanguage',
   showContext: 'flashls.showContextAtCursor',
   showUsage: 'flashls.showUsageReport',
   restartServer: 'flashls.restartServer',

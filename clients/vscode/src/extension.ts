@@ -35,6 +35,8 @@ import { activeInterpreter } from './python';
 import { stderrRouter } from './serverLog';
 import { formatStatus, parseStatus, StatusParams } from './status';
 import { SettingTraceChannel } from './trace';
+import { TOGGLE_LANGUAGE_COMMAND } from './languages';
+import { activeLanguage, activeLanguageEnabled, toggleCompletionsForLanguage } from './languageToggle';
 
 const SECTION = 'flashls';
 
@@ -67,6 +69,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register(CLIENT_COMMANDS.showUsage, showUsage);
   register(CLIENT_COMMANDS.restartServer, () => restart());
   register(CLIENT_COMMANDS.statusMenu, statusMenu);
+  register(TOGGLE_LANGUAGE_COMMAND, toggleCompletionsForLanguage);
+  context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor(() => renderStatus()));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(onConfigurationChanged));
   // Next edit suggestions: decorations + accept / jump / dismiss commands.
   context.subscriptions.push(...registerNextEdit(vscode, () => client));
@@ -242,7 +246,7 @@ function completionsEnabled(): boolean {
 }
 
 function renderStatus(): void {
-  const view = formatStatus(lastStatus, completionsEnabled());
+  const view = formatStatus(lastStatus, completionsEnabled(), vscode.window.activeTextEditor?.document.uri.toString());
   statusItem.text = view.text;
   statusItem.tooltip = view.tooltip;
   statusItem.backgroundColor = view.isError ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
@@ -251,6 +255,10 @@ function renderStatus(): void {
 async function statusMenu(): Promise<void> {
   const items: (vscode.QuickPickItem & { run: () => unknown })[] = [
     { label: completionsEnabled() ? 'Turn inline completions off' : 'Turn inline completions on', run: toggleCompletions },
+    ...(activeLanguage() ? [{
+      label: `Turn inline completions ${activeLanguageEnabled() ? 'off' : 'on'} for ${activeLanguage()}`,
+      run: () => toggleCompletionsForLanguage(),
+    }] : []),
     { label: 'Show usage', run: showUsage },
     { label: 'Show context for cursor', run: showContext },
     { label: 'Restart server', run: restart },

@@ -8,13 +8,34 @@
 export type ServerState = 'ready' | 'thinking' | 'error' | 'disabled';
 export type ClientState = ServerState | 'starting' | 'stopped';
 
+/** Why nothing is offered for a document (`reason` of `flashls/status`). */
+export interface StatusReason {
+  code: string;
+  message: string;
+  /** The document it is about; absent: every document. */
+  uri?: string;
+}
+
 /** Params of the `flashls/status` notification. */
 export interface StatusParams {
   state: ServerState;
   message?: string;
   lastLatencyMs?: number;
   sessionCostUsd?: number;
+  reason?: StatusReason;
 }
+
+/** Short labels for the reason codes the server sends. */
+export const REASON_LABELS: Record<string, string> = {
+  language_disabled: 'off for this language',
+  excluded: 'excluded file',
+  credential_file: 'credential file',
+  outside_workspace: 'outside the workspace',
+  too_large: 'file too large',
+  no_api_key: 'no API key',
+  backing_off: 'backing off',
+  offline: 'offline',
+};
 
 export interface StatusView {
   /** Status bar text, with a codicon. */
@@ -57,7 +78,30 @@ export function parseStatus(raw: unknown): StatusParams {
   if (known && typeof obj.message === 'string' && obj.message) out.message = obj.message;
   if (isFiniteNumber(obj.lastLatencyMs) && obj.lastLatencyMs >= 0) out.lastLatencyMs = obj.lastLatencyMs;
   if (isFiniteNumber(obj.sessionCostUsd) && obj.sessionCostUsd >= 0) out.sessionCostUsd = obj.sessionCostUsd;
+  const reason = parseReason(obj.reason);
+  if (known && reason) out.reason = reason;
   return out;
+}
+
+function parseReason(raw: unknown): StatusReason | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const obj = raw as Record<string, unknown>;
+  if (typeof obj.code !== 'string' || !obj.code) return undefined;
+  const reason: StatusReason = {
+    code: obj.code,
+    message: typeof obj.message === 'string' && obj.message ? obj.message : obj.code,
+  };
+  if (typeof obj.uri === 'string' && obj.uri) reason.uri = obj.uri;
+  return reason;
+}
+
+/** The reason that applies to the document at `activeUri` (a reason about another
+ * file is not shown while this one is active). */
+export function reasonFor(status: { reason?: StatusReason }, activeUri?: string): StatusReason | undefined {
+  const reason = status.reason;
+  if (!reason) return undefined;
+  if (reason.uri && activeUri && reason.uri !== activeUri) return undefined;
+  return reason;
 }
 
 function isFiniteNumber(value: unknown): value is number {
@@ -81,12 +125,16 @@ export function formatCost(usd: number): string {
 export function formatStatus(
   status: StatusParams | { state: 'starting' | 'stopped'; message?: string },
   completionsEnabled = true,
+  activeUri?: string,
 ): StatusView {
   let state: ClientState = status.state;
   if (state === 'ready' && !completionsEnabled) state = 'disabled';
-  const lines = [`flashls: ${LABELS[state]}`];
-  if (status.message) lines.push(status.message);
   const full = status as StatusParams;
+  const reason = reasonFor(full, activeUri);
+  if (!reason && full.reason && state === 'disabled') state = 'ready'; // about another file
+  const lines = [`flashls: ${reason ? REASON_LABELS[reason.code] ?? reason.code : LABELS[state]}`];
+  if (reason) lines.push(`Nothing is offered here: ${reason.message}`);
+  else if (status.message && !full.reason) lines.push(status.message);
   if (full.lastLatencyMs !== undefined) lines.push(`Last completion: ${formatLatency(full.lastLatencyMs)}`);
   if (full.sessionCostUsd !== undefined) lines.push(`This session: ${formatCost(full.sessionCostUsd)}`);
   lines.push('Click for flashls actions');

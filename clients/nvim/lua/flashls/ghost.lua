@@ -235,6 +235,42 @@ function M.accept(bufnr)
   return true
 end
 
+--- Insert the next `step(rest)` of the shown item and keep showing what is left
+--- (a word or a line at a time); false when there is nothing to accept.
+function M.accept_part(bufnr, step)
+  bufnr = bufnr or api.nvim_get_current_buf()
+  local s = state(bufnr)
+  local rest = M.remaining(bufnr)
+  if not s or not rest or rest == '' then
+    return false
+  end
+  local piece = step(rest)
+  if piece == '' then
+    return false
+  end
+  if piece == rest then
+    return M.accept(bufnr)
+  end
+  local item = s.items[s.index]
+  local text, typed = s.text, s.text:sub(1, #s.text - #rest)
+  vim.schedule(function()
+    local win = vim.fn.bufwinid(bufnr)
+    local cursor = api.nvim_win_get_cursor(win)
+    local row, col = cursor[1] - 1, cursor[2]
+    local lines = vim.split(piece, '\n', { plain = true })
+    -- the rest stays on screen, anchored after the inserted part
+    local last_row = row + #lines - 1
+    local last_col = (#lines == 1 and col or 0) + #lines[#lines]
+    s.anchor, s.text, s.range_end = { last_row, last_col }, rest:sub(#piece + 1), nil
+    api.nvim_buf_set_text(bufnr, row, col, row, col, lines)
+    api.nvim_win_set_cursor(win, { last_row + 1, last_col })
+    M.show(bufnr)
+    local client = vim.lsp.get_client_by_id(s.client_id)
+    require('flashls.accept').report_partial(client, item, text, typed .. piece, bufnr)
+  end)
+  return true
+end
+
 local function schedule_request(bufnr)
   local s = state(bufnr)
   if not s then

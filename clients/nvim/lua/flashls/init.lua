@@ -25,9 +25,13 @@ M.defaults = {
   --- Show next edit suggestions (false: leave them to another renderer, e.g.
   --- copilot-lsp; the server still answers textDocument/copilotInlineEdit).
   next_edit = true,
-  --- Insert-mode keys; set one to false to leave it unmapped.
+  --- Insert-mode keys; set one to false to leave it unmapped. `accept` falls back
+  --- to its own key when no suggestion is shown or a completion menu item is
+  --- selected (built-in popup, nvim-cmp, blink.cmp).
   keymaps = {
     accept = '<Tab>',
+    accept_word = '<M-Right>',
+    accept_line = '<M-C-Right>',
     next = '<M-]>',
     prev = '<M-[>',
     dismiss = '<C-]>',
@@ -87,11 +91,14 @@ local function set_keymaps(bufnr)
       vim.keymap.set('i', lhs, rhs, { buffer = bufnr, expr = true, silent = true, desc = desc })
     end
   end
+  local accept = require('flashls.accept')
+  map(keys.accept, accept.suggestion_only(keys.accept), 'flashls: accept suggestion')
+  map(keys.accept_word, accept.suggestion_only(keys.accept_word, 'word'),
+    'flashls: accept the next word of the suggestion')
+  map(keys.accept_line, accept.suggestion_only(keys.accept_line, 'line'),
+    'flashls: accept the next line of the suggestion')
   if engine == 'native' then
     local ic = vim.lsp.inline_completion
-    map(keys.accept, function()
-      return ic.get() and '' or keys.accept
-    end, 'flashls: accept suggestion')
     map(keys.next, function()
       ic.select({ count = 1 })
       return ''
@@ -105,9 +112,6 @@ local function set_keymaps(bufnr)
       return ic.get({ on_accept = function() end }) and '' or keys.dismiss
     end, 'flashls: dismiss suggestion')
   else
-    map(keys.accept, function()
-      return ghost.accept(bufnr) and '' or keys.accept
-    end, 'flashls: accept suggestion')
     map(keys.next, function()
       ghost.next(bufnr, 1)
       return ''
@@ -250,6 +254,43 @@ function M.set_setting(key, value)
   end
 end
 
+--- An `expr` insert-mode mapping that accepts the shown suggestion (`kind`: nil for
+--- all of it, 'word' or 'line'), else returns `fallback` (keys, or a function).
+function M.suggestion_only(fallback, kind)
+  return require('flashls.accept').suggestion_only(fallback, kind)
+end
+
+--- The language id the server sees for a buffer (Neovim sends the filetype).
+function M.language_of(bufnr)
+  return vim.bo[bufnr or api.nvim_get_current_buf()].filetype
+end
+
+--- Flip completions for one language (`completion.languages`), by default the
+--- current buffer's.
+function M.toggle_language(language)
+  language = language or M.language_of()
+  if language == nil or language == '' then
+    vim.notify('flashls: this buffer has no filetype to toggle', vim.log.levels.WARN)
+    return nil
+  end
+  local languages = vim.deepcopy(util.get_path(M.config.settings, 'completion.languages') or {})
+  local default = languages['*']
+  local current = languages[language]
+  if current == nil then
+    current = default ~= false
+  end
+  languages[language] = not current
+  if languages['*'] == nil then
+    languages['*'] = true
+  end
+  M.set_setting('completion.languages', languages)
+  if current and M.engine() == 'plugin' then
+    require('flashls.ghost').dismiss(api.nvim_get_current_buf())
+  end
+  vim.notify(('flashls: inline completions %s for %s'):format(current and 'off' or 'on', language))
+  return not current
+end
+
 --- Flip `completion.enable`.
 function M.toggle()
   local current = util.get_path(M.config.settings, 'completion.enable')
@@ -388,7 +429,7 @@ function M.statusline()
   if #vim.lsp.get_clients({ name = 'flashls' }) == 0 then
     return ''
   end
-  local text = status.statusline()
+  local text = status.statusline(nil, vim.uri_from_bufnr(api.nvim_get_current_buf()))
   if status.current.state == 'ready' and util.get_path(M.config.settings, 'completion.enable') == false then
     text = status.statusline({ state = 'disabled' })
   end

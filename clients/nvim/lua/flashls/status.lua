@@ -6,6 +6,7 @@ local M = {}
 ---@field message? string
 ---@field lastLatencyMs? number
 ---@field sessionCostUsd? number
+---@field reason? { code: string, message: string, uri?: string } why nothing is offered
 
 ---@type flashls.Status
 M.current = { state = 'stopped' }
@@ -34,6 +35,14 @@ function M.parse(raw)
   if type(raw.message) == 'string' and raw.message ~= '' then
     out.message = raw.message
   end
+  local reason = raw.reason
+  if type(reason) == 'table' and type(reason.code) == 'string' and reason.code ~= '' then
+    out.reason = {
+      code = reason.code,
+      message = type(reason.message) == 'string' and reason.message or reason.code,
+      uri = type(reason.uri) == 'string' and reason.uri or nil,
+    }
+  end
   for _, key in ipairs({ 'lastLatencyMs', 'sessionCostUsd' }) do
     local v = raw[key]
     if type(v) == 'number' and v == v and v >= 0 and v ~= math.huge then
@@ -59,10 +68,39 @@ function M.format_cost(usd)
   return ('$%.2f'):format(usd)
 end
 
---- Short text for a statusline: "⚡ flashls 312 ms".
+--- Short labels for `reason.code`.
+M.REASONS = {
+  language_disabled = 'off for this language',
+  excluded = 'excluded file',
+  credential_file = 'credential file',
+  outside_workspace = 'outside the workspace',
+  too_large = 'file too large',
+  no_api_key = 'no API key',
+  backing_off = 'backing off',
+  offline = 'offline',
+}
+
+--- Whether the status' reason is about `uri` (a reason without a uri is global).
+function M.reason_for(status, uri)
+  local reason = status and status.reason
+  if not reason then
+    return nil
+  end
+  if reason.uri and uri and reason.uri ~= uri then
+    return nil
+  end
+  return reason
+end
+
+--- Short text for a statusline: "⚡ flashls 312 ms", "○ flashls: no API key".
 ---@param status? flashls.Status
-function M.statusline(status)
+---@param uri? string the current buffer: a reason about another file is not shown
+function M.statusline(status, uri)
   status = status or M.current
+  local reason = M.reason_for(status, uri)
+  if reason then
+    return ('%s flashls: %s'):format(ICONS[status.state] or '?', M.REASONS[reason.code] or reason.code)
+  end
   local text = ('%s flashls'):format(ICONS[status.state] or '?')
   if status.state == 'ready' and status.lastLatencyMs then
     text = text .. ' ' .. M.format_latency(status.lastLatencyMs)
@@ -77,8 +115,12 @@ end
 function M.describe(status)
   status = status or M.current
   local lines = { 'flashls: ' .. status.state }
-  if status.message then
+  if status.message and not (status.reason and status.reason.message == status.message) then
     table.insert(lines, status.message)
+  end
+  if status.reason then
+    local where = status.reason.uri and (' (%s)'):format(vim.uri_to_fname(status.reason.uri)) or ''
+    table.insert(lines, ('nothing offered: %s%s'):format(status.reason.message, where))
   end
   if status.lastLatencyMs then
     table.insert(lines, 'last completion: ' .. M.format_latency(status.lastLatencyMs))

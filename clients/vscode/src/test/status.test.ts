@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatCost, formatLatency, formatStatus, parseStatus } from '../status';
+import { formatCost, formatLatency, formatStatus, parseStatus, reasonFor } from '../status';
 
 test('parseStatus keeps the known fields of a valid notification', () => {
   assert.deepEqual(
@@ -61,4 +61,30 @@ test('client-side states before a server exists', () => {
   assert.match(formatStatus({ state: 'starting' }).tooltip, /starting/);
   const stopped = formatStatus({ state: 'stopped', message: 'not found' });
   assert.match(stopped.tooltip, /server stopped\nnot found/);
+});
+
+test('a reason is kept, shown in the tooltip for its own document only', () => {
+  const parsed = parseStatus({
+    state: 'disabled', message: 'off for markdown',
+    reason: { code: 'language_disabled', message: 'off for markdown (flashls.completion.languages)', uri: 'file:///a.md' },
+  });
+  assert.deepEqual(parsed.reason, {
+    code: 'language_disabled', message: 'off for markdown (flashls.completion.languages)', uri: 'file:///a.md',
+  });
+  const here = formatStatus(parsed, true, 'file:///a.md');
+  assert.match(here.tooltip, /^flashls: off for this language/);
+  assert.match(here.tooltip, /Nothing is offered here: off for markdown/);
+  assert.equal(here.text, '$(circle-slash) flashls');
+  const elsewhere = formatStatus(parsed, true, 'file:///b.py');
+  assert.doesNotMatch(elsewhere.tooltip, /Nothing is offered/);
+  assert.equal(reasonFor(parsed, 'file:///b.py'), undefined);
+});
+
+test('a reason without a uri holds everywhere; malformed reasons are dropped', () => {
+  const offline = parseStatus({ state: 'error', message: 'cannot reach', reason: { code: 'offline', message: 'cannot reach x' } });
+  const view = formatStatus(offline, true, 'file:///any.py');
+  assert.match(view.tooltip, /^flashls: offline/);
+  assert.equal(view.isError, true);
+  assert.equal(parseStatus({ state: 'ready', reason: { code: 7 } }).reason, undefined);
+  assert.equal(parseStatus({ state: 'ready', reason: 'x' }).reason, undefined);
 });
