@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import bisect
 import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, Hashable, NamedTuple, Sequence
+from typing import Any, Hashable, Iterator, NamedTuple, Sequence
 
 from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
@@ -194,9 +195,8 @@ def _lead(spec: LanguageSpec, lines: Sequence[str], row: int) -> tuple[str, ...]
 
 def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
                    node: Node, first: int) -> _Chunk:
-    byte_range = (node.start_byte, node.end_byte)
-    defs = _extract_definitions(spec, tree, source, lines, byte_range)
-    imports, package = _extract_imports(spec, tree, byte_range)
+    defs = _extract_definitions(spec, tree, source, lines, (node,))
+    imports, package = _extract_imports(spec, tree, (node,))
     items = build_items(spec, lines, defs, imports)
     rel_items = tuple(it._replace(start=it.start - first, end=it.end - first)
                       for it in items)
@@ -326,6 +326,12 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
     lines = split_lines(text)
     recs = [r for node in tree.root_node.children
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
+    return _full(spec, source, lines, recs, state_key)
+
+
+def _full(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[_NodeRec],
+          state_key: Hashable | None) -> Analysis:
+    """The analysis of a full pass over every node, remembered for the next version."""
     if state_key is None:
         return _assemble(spec, lines, recs)
     counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
@@ -619,6 +625,34 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
     with _LOCK:
         cache[full_key] = result
     return result
+
+
+def has_state(state_key: Hashable) -> bool:
+    """Whether a version of this document was analyzed: the next one then costs its
+    edit, not the file (see `_analyze_incremental`)."""
+    with _LOCK:
+        return state_key in _STATES
+
+
+def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
+                  state_key: Hashable, slice_s: float) -> Iterator[None]:
+    """`analyze(..., current=True, state_key=...)` of a document with no analyzed
+    version yet, in slices of about `slice_s` seconds, yielding between them. `tree`
+    must be a private copy (edits to the document edit its tree in place)."""
+    source = text.encode("utf-8", "surrogatepass")
+    lines = split_lines(text)
+    recs: list[_NodeRec] = []
+    deadline = time.perf_counter() + slice_s
+    for node in tree.root_node.children:
+        rec = _chunk_rec(spec, tree, source, lines, node)
+        if rec is not None:
+            recs.append(rec)
+        if time.perf_counter() > deadline:
+            yield
+            deadline = time.perf_counter() + slice_s
+    result = _full(spec, source, lines, recs, state_key)
+    with _LOCK:
+        _CURRENT[(spec.name, key)] = result
 
 
 def clear() -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .analysis import Analysis, analyze
+from .background import analysis_ready
 from .budget import Fill, distribute, window_cap, window_reservation
 from .neighbors import (IMPORT_LINE_DISTANCE, NeighborPlan, candidate_order, neighbor_files,
                         part_overhead, plan)
@@ -58,6 +59,8 @@ def _part(tier: str, source: str, text: str) -> ContextPart:
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
     spec = pdoc.spec
+    if not analysis_ready(pdoc):  # a big document being prepared: the window only
+        return None
     tree = pdoc.tree()
     if spec is None or tree is None:
         return None

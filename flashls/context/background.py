@@ -1,0 +1,56 @@
+"""Bringing a big document's tree and analysis up to date without holding the loop.
+
+The first parse and the first full analysis of a big document cost hundreds of ms to
+seconds. They run as a sequence of short steps (`preparation_steps`) that the server
+interleaves with its other work; meanwhile requests for the document get the cursor
+window only (`analysis_ready` says whether the full context can be had cheaply), and
+once a version is analyzed every later one is an incremental update on the request.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Iterator
+
+from .analysis import analyze_steps, has_state
+from .syntax import SLICE_S, ParsedDocument
+
+
+def document_key(pdoc: ParsedDocument) -> Hashable:
+    """The cache key of a document version's analysis."""
+    text = pdoc.doc.text
+    return (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
+
+
+def analysis_ready(pdoc: ParsedDocument) -> bool:
+    """The full context costs no more than the edit since the last analyzed version:
+    a small document, or a big one whose tree and some analyzed version exist."""
+    if not pdoc.big:
+        return True
+    syntax = pdoc.syntax
+    return syntax is not None and syntax.tree is not None and has_state(pdoc.doc.uri)
+
+
+def needs_background(pdoc: ParsedDocument) -> bool:
+    return pdoc.parseable() and not analysis_ready(pdoc)
+
+
+def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterator[None]:
+    """Parse (if needed), then analyze the document as it is now, yielding every
+    `slice_s` seconds. The document may change between steps: edits during the parse
+    are replayed on its tree, and an analysis under way finishes on the version it
+    began with (the next request updates it incrementally). Stops early when the text
+    is replaced; the caller repeats while `needs_background` holds."""
+    syntax = pdoc.syntax
+    if syntax is None or not pdoc.parseable():
+        return
+    if syntax.tree is None:
+        yield from syntax.parse_steps(pdoc.doc.source_bytes)
+        if syntax.tree is None:
+            return
+        yield
+    if has_state(pdoc.doc.uri):
+        return
+    tree = pdoc.syntax.current(pdoc.doc.source_bytes)  # catches up on edits: incremental
+    yield
+    yield from analyze_steps(syntax.spec, pdoc.doc.text, tree.copy(), document_key(pdoc),
+                             pdoc.doc.uri, slice_s)
