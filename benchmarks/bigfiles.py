@@ -18,9 +18,11 @@ Per file, a fresh server process (the fake model on loopback answers after
 * liveness: a cheap request (`flashls.showSettings`) sent 30 ms after that completion
   request, and a probe repeating it every 50 ms until the completion is answered —
   the slowest probe answer is the event-loop lag an editor would see;
-* warm: invoked completions after typing one character, and after an Enter (a new
-  line above the cursor: every following line shifts); server-added = the time until
-  the upstream request arrives, minus the bare call's own share (HTTP on loopback).
+* warm: completions after typing one character, and after an Enter (every following
+  line shifts), triggered automatically (counted beyond a fixed 75 ms debounce, as in
+  `benchmarks/latency.py`) and invoked at once (nothing hides the server's work);
+  server-added = the time until the upstream request arrives, minus the bare call's
+  own share (HTTP on loopback).
 
 The cache directory is `$FLASHLS_BENCH_CACHE` or `~/.cache/flashls-bench`. Run:
 `python -m benchmarks.bigfiles [--rounds N] [--only NAME]`.
@@ -53,6 +55,10 @@ from tests.fake_deepseek import FakeDeepSeek, Reply
 MODEL_LATENCY_S = 0.2
 PROBE_FIRST_S = 0.03  # the cheap request goes this long after the cold completion
 PROBE_EVERY_S = 0.05
+TYPING_DEBOUNCE_MS = 75  # automatic triggers wait this long (fixed, as in latency.py)
+# (name, keystroke is an Enter, automatic trigger after the debounce)
+WARM_MODES = (("typing", False, True), ("enter", True, True),
+              ("typing_invoked", False, False), ("enter_invoked", True, False))
 TYPESCRIPT = "5.9.3"
 LODASH = "4.17.21"
 PYPARSING = "3.2.3"
@@ -65,7 +71,7 @@ class FetchError(RuntimeError):
 
 def cache_dir() -> Path:
     return Path(os.environ.get("FLASHLS_BENCH_CACHE") or
-                Path.home() / ".cache" / "flashls-bench")
+                Path.home() / ".cache" / "flashls-bench" / "bigfiles")
 
 
 def _command(cmd: list[str], cwd: Path) -> None:
@@ -165,7 +171,7 @@ async def _start(workdir: Path, fake: FakeDeepSeek) -> LanguageClient:
     client.feature("flashls/status")(lambda params: None)
     await client.start_io(sys.executable, "-m", "flashls")
     settings = {"baseUrl": fake.url, "apiKey": "sk-bench", "logLevel": "error",
-                "completion": {"debounceMs": 0, "timeoutMs": 20000}}
+                "completion": {"debounceMs": TYPING_DEBOUNCE_MS, "timeoutMs": 20000}}
     await client.initialize_async(lsp.InitializeParams(
         capabilities=lsp.ClientCapabilities(text_document=lsp.TextDocumentClientCapabilities(
             inline_completion=lsp.InlineCompletionClientCapabilities())),
@@ -175,12 +181,14 @@ async def _start(workdir: Path, fake: FakeDeepSeek) -> LanguageClient:
     return client
 
 
-def _complete(client: LanguageClient, uri: str, line: int, character: int):
+def _complete(client: LanguageClient, uri: str, line: int, character: int,
+              automatic: bool = False):
+    kind = lsp.InlineCompletionTriggerKind.Automatic if automatic \
+        else lsp.InlineCompletionTriggerKind.Invoked
     return client.text_document_inline_completion_async(lsp.InlineCompletionParams(
         text_document=lsp.TextDocumentIdentifier(uri=uri),
         position=lsp.Position(line=line, character=character),
-        context=lsp.InlineCompletionContext(
-            trigger_kind=lsp.InlineCompletionTriggerKind.Invoked)))
+        context=lsp.InlineCompletionContext(trigger_kind=kind)))
 
 
 async def _cheap(client: LanguageClient) -> float:
@@ -211,8 +219,10 @@ def _change(client: LanguageClient, uri: str, version: int, line: int, col: int,
 
 
 async def _warm(client: LanguageClient, fake: FakeDeepSeek, uri: str, lines: list[str],
-                line: int, rounds: int, enter: bool, version: int) -> tuple[list[float], int]:
-    """Server-added-before-upstream ms per keystroke (typing one character, or Enter)."""
+                line: int, rounds: int, enter: bool, version: int, automatic: bool
+                ) -> tuple[list[float], int]:
+    """Before-upstream ms per keystroke (typing one character, or Enter): invoked at
+    once, or triggered automatically (counted beyond the fixed debounce)."""
     before = []
     for i in range(rounds + 3):
         col = len(lines[line])
@@ -229,10 +239,11 @@ async def _warm(client: LanguageClient, fake: FakeDeepSeek, uri: str, lines: lis
             target = (line, col + 1)
         seen = len(fake.completion_requests())
         t0 = time.monotonic()
-        await asyncio.wait_for(_complete(client, uri, *target), 60)
+        await asyncio.wait_for(_complete(client, uri, *target, automatic), 60)
         reqs = fake.completion_requests()
         if len(reqs) > seen and i >= 3:
-            before.append((reqs[-1].received_at - t0) * 1000)
+            before.append((reqs[-1].received_at - t0) * 1000
+                          - (TYPING_DEBOUNCE_MS if automatic else 0))
     return before, version
 
 
@@ -267,8 +278,13 @@ async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
         reqs = fake.completion_requests()
         cold_before = (reqs[0].received_at - t0) * 1000 if reqs else None
         await asyncio.sleep(1.0)  # let background preparation finish: warm from here
-        typing, version = await _warm(client, fake, uri, lines, line, rounds, False, 1)
-        enter, version = await _warm(client, fake, uri, lines, line, rounds, True, version)
+        warm = {}
+        version = 1
+        for name, enter, automatic in WARM_MODES:
+            warm[name], version = await _warm(client, fake, uri, lines, line, rounds, enter,
+                                              version, automatic)
+            if enter:
+                line += rounds + 3
         rss = rss_kb(client._server.pid)  # type: ignore[union-attr]
         return {"lines": text.count("\n") + 1, "bytes": len(text.encode("utf-8")),
                 "origin": big.origin,
@@ -277,7 +293,7 @@ async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
                 "cold_had_suggestion": bool(cold and cold.items),
                 "cheap_request_30ms_after_ms": round(first_probe, 1),
                 "probe_max_ms": round(max(probes), 1), "probes": len(probes),
-                "typing_before_upstream_ms": typing, "enter_before_upstream_ms": enter,
+                "warm_before_upstream_ms": warm,
                 "rss_mb": round((rss or 0) / 1024, 1)}
     finally:
         await client.shutdown_async(None)
@@ -318,10 +334,8 @@ def _run(rounds: int, only: str | None) -> dict:
                 continue
             with tempfile.TemporaryDirectory() as tmp:
                 m = asyncio.run(measure_file(fake, big, text, rounds, Path(tmp)))
-            typing = m.pop("typing_before_upstream_ms")
-            enter = m.pop("enter_before_upstream_ms")
-            m["warm_typing_server_added_ms"] = _stats(typing, bare_before)
-            m["warm_enter_server_added_ms"] = _stats(enter, bare_before)
+            for name, values in m.pop("warm_before_upstream_ms").items():
+                m[f"warm_{name}_server_added_ms"] = _stats(values, bare_before)
             results["files"][big.name] = m
             print(f"[bigfiles] {big.name}: {json.dumps(m)}", file=sys.stderr, flush=True)
     finally:
@@ -332,21 +346,27 @@ def _run(rounds: int, only: str | None) -> dict:
 def report_rows(results: dict) -> list[str]:
     """Markdown table rows for `python -m benchmarks`' report."""
     bare = results.get("bare_http_ms", {}).get("p50")
+    names = [name for name, _, _ in WARM_MODES]
     out = ["| file | lines | first completion ms | cheap request 30 ms later ms | "
-           "slowest probe ms | warm typing p50 / p99 ms | warm Enter p50 / p99 ms | RSS MB |",
-           "|---|---|---|---|---|---|---|---|"]
+           "slowest probe ms | " + " | ".join(f"{n.replace('_', ' ')} p50 / p99 ms"
+                                              for n in names) + " | RSS MB |",
+           "|---|---|---|---|---|" + "---|" * len(names) + "---|"]
     for name, m in results.get("files", {}).items():
         if "error" in m:
-            out.append(f"| {name} | not measured: {m['error']} | | | | | | |")
+            out.append(f"| {name} | not measured: {m['error']} |" + " |" * (4 + len(names)))
             continue
-        t, e = m["warm_typing_server_added_ms"], m["warm_enter_server_added_ms"]
+        warm = [m.get(f"warm_{n}_server_added_ms", {"p50": None, "p99": None})
+                for n in names]
         out.append(f"| {name} ({m['origin']}) | {m['lines']} | {m['cold_first_completion_ms']}"
                    f"{'' if m['cold_had_suggestion'] else ' (none)'} | "
                    f"{m['cheap_request_30ms_after_ms']} | {m['probe_max_ms']} | "
-                   f"{t['p50']} / {t['p99']} | {e['p50']} / {e['p99']} | {m['rss_mb']} |")
+                   + " | ".join(f"{w['p50']} / {w['p99']}" for w in warm)
+                   + f" | {m['rss_mb']} |")
     out.append(f"\nBare HTTP call to the same fake model: p50 {bare} ms "
                f"(model latency {results.get('model_latency_ms')} ms). Warm columns are "
-               "server-added time before the upstream request.")
+               "server-added time before the upstream request per keystroke: typing one "
+               "character or an Enter, triggered automatically (beyond the fixed "
+               f"{TYPING_DEBOUNCE_MS} ms debounce) or invoked at once.")
     return out
 
 

@@ -66,7 +66,8 @@ def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
         return None
     text = pdoc.doc.text
     key = (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
-    return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri)
+    return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri,
+                   source=pdoc.doc.source_bytes)
 
 
 def prepare_document(pdoc: ParsedDocument) -> None:

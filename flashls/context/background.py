@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
+from . import analysis
 from .analysis import analyze_steps, has_state
 from .syntax import SLICE_S, ParsedDocument
 
@@ -31,7 +32,13 @@ def analysis_ready(pdoc: ParsedDocument) -> bool:
 
 
 def needs_background(pdoc: ParsedDocument) -> bool:
-    return pdoc.parseable() and not analysis_ready(pdoc)
+    """A big document whose tree or analysis lags behind its text."""
+    if not pdoc.parseable() or not pdoc.big:
+        return False
+    if not analysis_ready(pdoc) or pdoc.syntax.dirty:
+        return True
+    with analysis._LOCK:
+        return (pdoc.spec.name, document_key(pdoc)) not in analysis._CURRENT
 
 
 def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterator[None]:
@@ -44,13 +51,19 @@ def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterato
     if syntax is None or not pdoc.parseable():
         return
     if syntax.tree is None:
-        yield from syntax.parse_steps(pdoc.doc.source_bytes)
+        yield from syntax.parse_steps(pdoc.doc.source_bytes, slice_s)
         if syntax.tree is None:
             return
         yield
-    if has_state(pdoc.doc.uri):
+    if syntax.dirty:  # edits since: an incremental parse, also in slices
+        yield from syntax.reparse_steps(pdoc.doc.source_bytes, slice_s)
+        if syntax.dirty:
+            return
+        yield
+    doc = pdoc.doc
+    if has_state(doc.uri):  # the edit's share of the analysis, before a request needs it
+        analysis.analyze(syntax.spec, doc.text, document_key(pdoc), tree=syntax.tree,
+                         current=True, state_key=doc.uri, source=doc.source_bytes)
         return
-    tree = pdoc.syntax.current(pdoc.doc.source_bytes)  # catches up on edits: incremental
-    yield
-    yield from analyze_steps(syntax.spec, pdoc.doc.text, tree.copy(), document_key(pdoc),
-                             pdoc.doc.uri, slice_s)
+    yield from analyze_steps(syntax.spec, doc.text, syntax.tree.copy(), document_key(pdoc),
+                             doc.uri, slice_s)

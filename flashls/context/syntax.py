@@ -41,8 +41,10 @@ class SyntaxState:
     # count of full replacements (one voids a background parse under way)
     pending: list[ByteEdit] | None = None
     replacements: int = 0
+    edits: int = 0
 
     def edit(self, edit: ByteEdit) -> None:
+        self.edits += 1
         if self.tree is not None:
             _apply(self.tree, edit)
         elif self.pending is not None:
@@ -56,7 +58,39 @@ class SyntaxState:
         self.pending = None
         self.replacements += 1
 
-    def parse_steps(self, source: bytes) -> Iterator[None]:
+    def reparse_steps(self, source: bytes, slice_s: float = SLICE_S) -> Iterator[None]:
+        """Bring a stale tree up to date (an incremental parse) in slices, yielding
+        between them. Gives up as soon as another edit arrives or someone else parsed
+        it (the next call starts over from the edited tree)."""
+        old = self.tree
+        if old is None or not self.dirty:
+            return
+        edits = self.edits
+        parser = self.spec.parser()
+        deadline = [0.0]
+
+        def progress(offset: int, has_error: bool) -> bool:
+            return time.perf_counter() > deadline[0]
+
+        def read(offset: int, point: tuple[int, int]) -> bytes:
+            return source[offset:offset + _READ_BYTES]
+
+        while True:
+            deadline[0] = time.perf_counter() + slice_s
+            try:
+                tree = parser.parse(read, old, progress_callback=progress)
+            except ValueError:  # halted by `progress`: resumed by the next call
+                tree = None
+            if self.edits != edits or self.tree is not old or not self.dirty:
+                return
+            if tree is not None:
+                break
+            yield
+        self.tree = parser.parse(source, tree)  # holds the bytes (see parse_steps)
+        self.dirty = False
+        self.incremental_parses += 1
+
+    def parse_steps(self, source: bytes, slice_s: float = SLICE_S) -> Iterator[None]:
         """Parse `source` (the document's bytes now) from scratch in slices, yielding
         between them; edits made meanwhile are replayed on the new tree. Gives up when
         the text is replaced or someone else parsed it first."""
@@ -73,7 +107,7 @@ class SyntaxState:
 
         try:
             while True:
-                deadline[0] = time.perf_counter() + SLICE_S
+                deadline[0] = time.perf_counter() + slice_s
                 try:
                     tree = parser.parse(read, progress_callback=progress)
                 except ValueError:  # halted by `progress`: resumed by the next call
@@ -152,9 +186,8 @@ class ParsedDocument:
     def snapshot(self) -> "ParsedDocument":
         """A frozen copy for work that outlives the next keystroke (post-processing)."""
         doc = self.doc
-        copy = Document(doc.uri, doc.text, doc.language_id, doc.version, doc.encoding)
-        # the line index and bytes are never mutated in place, only replaced: share them
-        copy._starts, copy._bytes = doc._starts, doc._bytes
+        doc.source_bytes  # computed once here, shared by the copy and the document
+        copy = doc.copy()
         if self.syntax is None:
             return ParsedDocument(copy, None, self.background)
         tree = self.tree()
