@@ -266,6 +266,7 @@ async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
         lines = text.split("\n")
         line = _cursor_line(lines)
         fake.reset()
+        rss_idle = rss_kb(client._server.pid)  # type: ignore[union-attr]
         t0 = time.monotonic()
         client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
             uri=uri, language_id=big.language_id, version=1, text=text)))
@@ -294,7 +295,8 @@ async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
                 "cheap_request_30ms_after_ms": round(first_probe, 1),
                 "probe_max_ms": round(max(probes), 1), "probes": len(probes),
                 "warm_before_upstream_ms": warm,
-                "rss_mb": round((rss or 0) / 1024, 1)}
+                "rss_mb": round((rss or 0) / 1024, 1),
+                "rss_before_open_mb": round((rss_idle or 0) / 1024, 1)}
     finally:
         await client.shutdown_async(None)
         client.exit(None)
@@ -349,7 +351,7 @@ def report_rows(results: dict) -> list[str]:
     names = [name for name, _, _ in WARM_MODES]
     out = ["| file | lines | first completion ms | cheap request 30 ms later ms | "
            "slowest probe ms | " + " | ".join(f"{n.replace('_', ' ')} p50 / p99 ms"
-                                              for n in names) + " | RSS MB |",
+                                              for n in names) + " | RSS MB after (before opening) |",
            "|---|---|---|---|---|" + "---|" * len(names) + "---|"]
     for name, m in results.get("files", {}).items():
         if "error" in m:
@@ -361,7 +363,7 @@ def report_rows(results: dict) -> list[str]:
                    f"{'' if m['cold_had_suggestion'] else ' (none)'} | "
                    f"{m['cheap_request_30ms_after_ms']} | {m['probe_max_ms']} | "
                    + " | ".join(f"{w['p50']} / {w['p99']}" for w in warm)
-                   + f" | {m['rss_mb']} |")
+                   + f" | {m['rss_mb']} ({m.get('rss_before_open_mb', '?')} before) |")
     out.append(f"\nBare HTTP call to the same fake model: p50 {bare} ms "
                f"(model latency {results.get('model_latency_ms')} ms). Warm columns are "
                "server-added time before the upstream request per keystroke: typing one "

@@ -101,6 +101,22 @@ def test_edits_while_preparing_end_in_exactly_the_fresh_analysis(edit_at_step):
     assert got == _fresh_context(text, offset)
 
 
+def test_a_request_during_a_background_reparse_finishes_it_exactly():
+    pdoc = _background_doc()
+    while needs_background(pdoc):
+        for _ in preparation_steps(pdoc):
+            pass
+    _edit(pdoc, 700, 0, "\n")
+    steps = pdoc.syntax.reparse_steps(pdoc.doc.source_bytes, slice_s=0.0)
+    next(steps)  # halted after its first slice, as between two turns of the loop
+    assert pdoc.syntax.halted is not None
+    offset = pdoc.doc.offset_at(701, 0)
+    got = _summary(assemble_context(pdoc.snapshot(), offset, budget_tokens=3000))
+    assert pdoc.syntax.halted is None and not pdoc.syntax.dirty
+    assert list(steps) == []  # the background parse sees it done and stops
+    assert got == _fresh_context(pdoc.doc.text, offset)
+
+
 def test_replacing_the_text_during_the_parse_restarts_on_the_new_text():
     pdoc = _background_doc()
     replaced = False
@@ -173,7 +189,8 @@ def test_the_benchmark_report_names_files_and_unmeasured_ones():
                    "ztypes_linux.go": {"error": "apt-get download failed"}}}
     rows = report_rows(results)
     assert any("lib.dom.d.ts (typescript@5.9.3 (npm)) | 39430 | 400.0 | 12.0 | 30.0 | "
-               "3.0 / 9.0 | 4.0 / 11.0 |" in row for row in rows)
+               "3.0 / 9.0 | 4.0 / 11.0 |" in row and "| 180.0 (? before) |" in row
+               for row in rows)
     assert any("ztypes_linux.go | not measured: apt-get download failed" in r for r in rows)
 
 

@@ -13,7 +13,7 @@ from typing import Hashable, Iterator
 
 from . import analysis
 from .analysis import analyze_steps, has_state
-from .syntax import SLICE_S, ParsedDocument
+from .syntax import REPARSE_SLICE_S, SLICE_S, ParsedDocument
 
 
 def document_key(pdoc: ParsedDocument) -> Hashable:
@@ -56,7 +56,7 @@ def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterato
             return
         yield
     if syntax.dirty:  # edits since: an incremental parse, also in slices
-        yield from syntax.reparse_steps(pdoc.doc.source_bytes, slice_s)
+        yield from syntax.reparse_steps(pdoc.doc.source_bytes, max(slice_s, REPARSE_SLICE_S))
         if syntax.dirty:
             return
         yield

@@ -21,7 +21,7 @@ from pygls.uris import to_fs_path
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
 from ..context.background import needs_background, preparation_steps
-from ..context.document import PositionError, too_large_or_binary
+from ..context.document import PositionError
 from ..context.syntax import ParsedDocument
 from ..context.workspace import compile_globs, path_from_uri
 from ..model.deepseek import DeepSeekClient
@@ -317,7 +317,7 @@ class Session:
             return None
         if uri in self.unsynced:
             return None
-        if too_large_or_binary(pdoc.doc.text):
+        if pdoc.doc.too_large_or_binary():
             log.info("not completing in %s: too large or binary", uri)
             return None
         if self.excluded(uri):
