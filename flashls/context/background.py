@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
-from . import analysis
 from .analysis import analyze_steps, has_state
 from .syntax import REPARSE_SLICE_S, SLICE_S, ParsedDocument
 
@@ -32,13 +31,12 @@ def analysis_ready(pdoc: ParsedDocument) -> bool:
 
 
 def needs_background(pdoc: ParsedDocument) -> bool:
-    """A big document whose tree or analysis lags behind its text."""
-    if not pdoc.parseable() or not pdoc.big:
-        return False
-    if not analysis_ready(pdoc) or pdoc.syntax.dirty:
-        return True
-    with analysis._LOCK:
-        return (pdoc.spec.name, document_key(pdoc)) not in analysis._CURRENT
+    """A big document with no tree or no analyzed version yet. Later edits are not
+    prepared in the background: work started on every keystroke would delay the
+    request behind it (its debounce starts when it is handled), while the request
+    does the edit's share inside its debounce wait, and a pause in the typing does it
+    in the server's idle reparse."""
+    return pdoc.parseable() and not analysis_ready(pdoc)
 
 
 def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterator[None]:
@@ -61,9 +59,7 @@ def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterato
             return
         yield
     doc = pdoc.doc
-    if has_state(doc.uri):  # the edit's share of the analysis, before a request needs it
-        analysis.analyze(syntax.spec, doc.text, document_key(pdoc), tree=syntax.tree,
-                         current=True, state_key=doc.uri, source=doc.source_bytes)
+    if has_state(doc.uri):  # analyzed before: the next request updates it incrementally
         return
     yield from analyze_steps(syntax.spec, doc.text, syntax.tree.copy(), document_key(pdoc),
                              doc.uri, slice_s)
