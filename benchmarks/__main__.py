@@ -49,13 +49,14 @@ def _run(name: str, fn: Callable[[], Any], results: dict) -> None:
 
 
 def run_all(quick: bool) -> dict:
-    from benchmarks import context_bench, economy, latency, memory
+    from benchmarks import bigfiles, context_bench, economy, latency, memory
     results: dict = {"machine": machine(), "date": dt.datetime.now(dt.timezone.utc).isoformat(
         timespec="seconds"), "quick": quick}
     _run("latency", lambda: latency.run(rounds=15 if quick else 40), results)
     _run("context", lambda: context_bench.run(keystrokes=60 if quick else 300), results)
     _run("economy", lambda: economy.run(tasks=4 if quick else 8, scale=0.4), results)
     _run("memory", lambda: memory.run(files=100), results)
+    _run("bigfiles", lambda: bigfiles.run(rounds=10 if quick else 30), results)
     try:
         from benchmarks import soak
         soak_run = getattr(soak, "run")
@@ -143,6 +144,11 @@ def report(results: dict, charts: list[str]) -> str:
                 if not isinstance(value, (list, dict)):
                     out.append(f"| soak: {key} | {value} |")
         out.append("")
+    big = results.get("bigfiles", {})
+    if big.get("files"):
+        from benchmarks.bigfiles import report_rows
+        out += ["## Big files (first suggestion, liveness while preparing, warm keystrokes)",
+                ""] + report_rows(big) + [""]
     errors = {k: v["error"] for k, v in results.items() if isinstance(v, dict) and "error" in v}
     if errors:
         out += ["## Not measured", ""] + [f"- {k}: {v}" for k, v in errors.items()] + [""]

@@ -83,6 +83,7 @@ def with_overlay(pdoc: ParsedDocument, overlay: tuple[int, int, str]) -> tuple[P
     text = doc.text[:start] + inserted + doc.text[end:]
     virtual = ParsedDocument.open(Document(doc.uri, text, doc.language_id, doc.version,
                                            doc.encoding), doc.uri)
+    virtual.background = pdoc.background  # a big one is not parsed on the request either
     return virtual, start + len(inserted)
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import bisect
 import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, Hashable, NamedTuple, Sequence
+from typing import Any, Generator, Hashable, Iterator, NamedTuple, Sequence
 
 from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
@@ -194,9 +195,8 @@ def _lead(spec: LanguageSpec, lines: Sequence[str], row: int) -> tuple[str, ...]
 
 def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
                    node: Node, first: int) -> _Chunk:
-    byte_range = (node.start_byte, node.end_byte)
-    defs = _extract_definitions(spec, tree, source, lines, byte_range)
-    imports, package = _extract_imports(spec, tree, byte_range)
+    defs = _extract_definitions(spec, tree, source, lines, (node,))
+    imports, package = _extract_imports(spec, tree, (node,))
     items = build_items(spec, lines, defs, imports)
     rel_items = tuple(it._replace(start=it.start - first, end=it.end - first)
                       for it in items)
@@ -276,15 +276,35 @@ def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[st
     return _NodeRec(key, first, last, start, end, chunk)
 
 
+def _drain(steps: Generator[None, None, Any]) -> Any:
+    """Run a sliced computation to its end at once; its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
 def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec],
               ident_counts: dict[str, int] | None = None) -> Analysis:
     """The file's analysis from its nodes' chunks (`recs` gets their placements)."""
+    return _drain(_assemble_steps(spec, lines, recs, ident_counts, None))
+
+
+def _assemble_steps(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec],
+                    ident_counts: dict[str, int] | None, slice_s: float | None
+                    ) -> Generator[None, None, Analysis]:
+    """`_assemble`, yielding every `slice_s` seconds (never when None)."""
     items: list[Item] = []
     imports: list[ImportRef] = []
     top_starts: list[int] = []
     usages: list[tuple[int, int, frozenset[str], dict[str, tuple[int, ...]]]] = []
     package = None
+    deadline = time.perf_counter() + (slice_s or 0.0)
     for index, rec in enumerate(recs):
+        if slice_s is not None and time.perf_counter() > deadline:
+            yield
+            deadline = time.perf_counter() + slice_s
         chunk = rec.chunk
         if chunk.idents:
             usages.append((rec.first, rec.last, chunk.ident_set, chunk.idents))
@@ -314,8 +334,10 @@ def _assemble(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec],
 
 
 def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
-                  state_key: Hashable | None = None) -> Analysis:
-    source = text.encode("utf-8", "surrogatepass")
+                  state_key: Hashable | None = None, source: bytes | None = None
+                  ) -> Analysis:
+    if source is None:
+        source = text.encode("utf-8", "surrogatepass")
     state = _STATES.get(state_key) if state_key is not None else None
     if state is not None:
         done = _analyze_incremental(spec, state, text, source, tree)
@@ -326,15 +348,34 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
     lines = split_lines(text)
     recs = [r for node in tree.root_node.children
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
+    return _full(spec, source, lines, recs, state_key)
+
+
+def _full(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[_NodeRec],
+          state_key: Hashable | None) -> Analysis:
+    """The analysis of a full pass over every node, remembered for the next version."""
+    return _drain(_full_steps(spec, source, lines, recs, state_key, None))
+
+
+def _full_steps(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[_NodeRec],
+                state_key: Hashable | None, slice_s: float | None
+                ) -> Generator[None, None, Analysis]:
     if state_key is None:
-        return _assemble(spec, lines, recs)
+        return (yield from _assemble_steps(spec, lines, recs, None, slice_s))
     counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
-    result = _assemble(spec, lines, recs, counts)
+    if slice_s is not None:
+        yield
+    result = yield from _assemble_steps(spec, lines, recs, counts, slice_s)
+    if slice_s is not None:
+        yield
     levels = outline_levels(result.items)
+    if slice_s is not None:
+        yield
+    state = _State(source, lines, recs, counts, result, _positions(recs), levels,
+                   sum(it.tokens for it in result.items),
+                   any(r.chunk.package is not None for r in recs))
     with _LOCK:
-        _STATES[state_key] = _State(source, lines, recs, counts, result, _positions(recs),
-                                    levels, sum(it.tokens for it in result.items),
-                                    any(r.chunk.package is not None for r in recs))
+        _STATES[state_key] = state
     return result
 
 
@@ -453,12 +494,13 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         n_before, n_after = _align(children, recs, n_before, n_after, delta)
         first_after = len(recs) - n_after
         n_mid = len(children) - n_before - n_after
-    # lines: patch the changed rows (plain "\n" text whose bytes are its characters)
-    if len(text) == len(source) and b"\r" not in source and b"\r" not in old:
+    # lines: patch the changed rows, decoded from the bytes (plain "\n" text)
+    if b"\r" not in source and b"\r" not in old:
         row_new_end = row_p + source.count(b"\n", p, len(source) - s)
-        start_char = text.rfind("\n", 0, p) + 1
-        end_char = text.find("\n", len(text) - s)
-        middle = text[start_char:end_char if end_char != -1 else len(text)].split("\n")
+        start = source.rfind(b"\n", 0, p) + 1
+        end = source.find(b"\n", len(source) - s)
+        middle = source[start:end if end != -1 else len(source)].decode(
+            "utf-8", "surrogatepass").split("\n")
         if len(middle) != row_new_end - row_p + 1:
             return None
         lines = state.lines[:row_p] + middle + state.lines[row_old_end + 1:]
@@ -603,22 +645,54 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
-            current: bool = False, state_key: Hashable | None = None) -> Analysis:
+            current: bool = False, state_key: Hashable | None = None,
+            source: bytes | None = None) -> Analysis:
     """Outline items, imports and package of `text`, computed once per `key`.
     `state_key` names a document whose versions follow each other (edits): the next
-    version is then analyzed by diffing against the previous one."""
+    version is then analyzed by diffing against the previous one. `source`: `text`
+    in UTF-8 when the caller has it (encoding a big text costs milliseconds)."""
     cache = _CURRENT if current else _FILES
     full_key = (spec.name, key)
     with _LOCK:
         hit = cache.get(full_key)
     if hit is not None:
         return hit
+    if source is None:
+        source = text.encode("utf-8", "surrogatepass")
     if tree is None:
-        tree = _parse(spec, text.encode("utf-8", "surrogatepass"))
-    result = _analyze_tree(spec, text, tree, state_key)
+        tree = _parse(spec, source)
+    result = _analyze_tree(spec, text, tree, state_key, source)
     with _LOCK:
         cache[full_key] = result
     return result
+
+
+def has_state(state_key: Hashable) -> bool:
+    """Whether a version of this document was analyzed: the next one then costs its
+    edit, not the file (see `_analyze_incremental`)."""
+    with _LOCK:
+        return state_key in _STATES
+
+
+def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
+                  state_key: Hashable, slice_s: float) -> Iterator[None]:
+    """`analyze(..., current=True, state_key=...)` of a document with no analyzed
+    version yet, in slices of about `slice_s` seconds, yielding between them. `tree`
+    must be a private copy (edits to the document edit its tree in place)."""
+    source = text.encode("utf-8", "surrogatepass")
+    lines = split_lines(text)
+    recs: list[_NodeRec] = []
+    deadline = time.perf_counter() + slice_s
+    for node in tree.root_node.children:
+        rec = _chunk_rec(spec, tree, source, lines, node)
+        if rec is not None:
+            recs.append(rec)
+        if time.perf_counter() > deadline:
+            yield
+            deadline = time.perf_counter() + slice_s
+    result = yield from _full_steps(spec, source, lines, recs, state_key, slice_s)
+    with _LOCK:
+        _CURRENT[(spec.name, key)] = result
 
 
 def clear() -> None:

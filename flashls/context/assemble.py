@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .analysis import Analysis, analyze
+from .background import analysis_ready
 from .budget import Fill, distribute, window_cap, window_reservation
 from .neighbors import (IMPORT_LINE_DISTANCE, NeighborPlan, candidate_order, neighbor_files,
                         part_overhead, plan)
@@ -58,12 +59,15 @@ def _part(tier: str, source: str, text: str) -> ContextPart:
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
     spec = pdoc.spec
+    if not analysis_ready(pdoc):  # a big document being prepared: the window only
+        return None
     tree = pdoc.tree()
     if spec is None or tree is None:
         return None
     text = pdoc.doc.text
     key = (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
-    return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri)
+    return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri,
+                   source=pdoc.doc.source_bytes)
 
 
 def prepare_document(pdoc: ParsedDocument) -> None:

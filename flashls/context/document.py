@@ -9,6 +9,7 @@ no other module ever has to think about it.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -23,7 +24,13 @@ def scrub(text: str) -> str:
     """Lone surrogates (half an emoji escaped in the client's JSON) cannot be encoded as
     UTF-8 for tree-sitter or the API; U+FFFD has the same width in every encoding, so
     positions stay exact."""
-    return text if text.isascii() else _LONE_SURROGATE.sub("\ufffd", text)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")  # 3x faster than the regex when there is nothing to fix
+        return text
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 MAX_SENDABLE_CHARS = 5_000_000  # larger documents are tracked but never sent
@@ -60,6 +67,8 @@ def units(text: str, encoding: Encoding) -> int:
 
 
 def line_starts(text: str) -> list[int]:
+    if "\r" not in text:  # lengths of split lines: 5x faster than the regex on 2 MB
+        return [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
     return [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
 
@@ -73,8 +82,22 @@ class Document:
     _starts: list[int] | None = field(default=None, repr=False)
     _bytes: bytes | None = field(default=None, repr=False)
 
+    _binary: bool | None = field(default=None, repr=False)
+
     def __post_init__(self) -> None:
-        self.text = scrub(self.text)
+        text = self.text
+        if not text.isascii():
+            try:  # the usual case, and the bytes are wanted anyway
+                self._bytes = text.encode("utf-8")
+            except UnicodeEncodeError:  # lone surrogates: replace them
+                self.text = scrub(text)
+
+    def too_large_or_binary(self) -> bool:
+        """`too_large_or_binary(self.text)`, kept across edits (a NUL search over
+        2 MB costs 10 ms, per request)."""
+        if self._binary is None:
+            self._binary = "\x00" in self.text
+        return len(self.text) > MAX_SENDABLE_CHARS or self._binary
 
     # -- lines -------------------------------------------------------------
     @property
@@ -156,6 +179,14 @@ class Document:
         start = self.starts[line]
         return line, len(self.text[start:offset].encode("utf-8", "surrogatepass"))
 
+    def copy(self) -> "Document":
+        """The same version, without scrubbing the text again (a regex pass over the
+        whole text when it is not ASCII). The line index and bytes are never mutated
+        in place, only replaced: the copy shares them."""
+        copy = Document.__new__(Document)
+        copy.__dict__.update(self.__dict__)
+        return copy
+
     # -- edits -------------------------------------------------------------
     def replace_all(self, text: str) -> ByteEdit:
         text = scrub(text)
@@ -176,8 +207,14 @@ class Document:
         old_end_byte, old_end_point = self.byte_at(e), self.point_at(e)
         new_text = scrub(new_text)
         kept = self._shifted_starts(s, e, new_text)
+        old_bytes = self._bytes
+        binary = self._binary if self._binary is False and "\x00" not in new_text else None
         self._set_text(self.text[:s] + new_text + self.text[e:])
+        self._binary = binary
         self._starts = self._rescan(kept)
+        if old_bytes is not None:  # splicing bytes is a copy; encoding 2 MB is 6 ms
+            self._bytes = (old_bytes[:start_byte] + new_text.encode("utf-8", "surrogatepass")
+                           + old_bytes[old_end_byte:])
         new_end = s + len(new_text)
         return ByteEdit(start_byte, old_end_byte, self.byte_at(new_end),
                         start_point, old_end_point, self.point_at(new_end))
@@ -206,3 +243,4 @@ class Document:
         self.text = text
         self._starts = None
         self._bytes = None
+        self._binary = None

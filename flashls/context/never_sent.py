@@ -78,12 +78,14 @@ def _outside_verdict(path: str, user_excludes: Sequence[str]) -> str | None:
 
 def never_sent(uri: str, text: str, *, workspace: Workspace | None,
                user_excludes: Sequence[str] = (), outside_workspace: str = "deny",
-               as_context: bool = False) -> NotSent | None:
+               as_context: bool = False, too_large: bool | None = None) -> NotSent | None:
     """None when `text` (the document at `uri`) may be sent, else why not.
 
     `as_context`: asked for a document other than the one being edited (recent edits,
-    neighbors, history); then only workspace documents qualify, whatever the policy."""
-    if too_large_or_binary(text):
+    neighbors, history); then only workspace documents qualify, whatever the policy.
+    `too_large`: the verdict on `text` when the caller keeps it (a big document keeps
+    its NUL check across edits instead of scanning megabytes per request)."""
+    if too_large_or_binary(text) if too_large is None else too_large:
         return NotSent(TOO_LARGE, MESSAGES[TOO_LARGE])
     scheme = scheme_of(uri)
     if scheme in UNTITLED_SCHEMES:

@@ -78,7 +78,6 @@ def split_lines(text: str) -> list[str]:
 
 
 _QUERIES: dict[tuple[str, str], Query | None] = {}
-_DEF_KINDS: dict[str, dict[int, str]] = {}
 
 
 def compiled(spec: LanguageSpec, kind: str) -> Query | None:
@@ -88,6 +87,168 @@ def compiled(spec: LanguageSpec, kind: str) -> Query | None:
         source = spec.query_source(kind)
         _QUERIES[key] = Query(spec.grammar, source) if source else None
     return _QUERIES[key]
+
+
+@dataclass(frozen=True)
+class NodeQueries:
+    """A query split so that one top-level node can be matched on its own.
+
+    A pattern rooted at the file's root node (`(module (expression_statement ...))`:
+    top-level only) is not narrowed by a byte range: tree-sitter walks every child of
+    the root for it, so matching per top-level node that way costs the whole file each
+    time (quadratic over a file). Such patterns are unwrapped into `top`, matched on
+    the top-level node itself; the others (`nested`) are matched inside it. Root
+    patterns that cannot be unwrapped stay in `rooted` (byte range on the root)."""
+
+    nested: Query | None
+    top: Query | None
+    rooted: Query | None
+    kinds: dict[tuple[str, int], str]  # (role, pattern index) -> its @definition.* capture
+
+
+_SPLIT: dict[tuple[str, str], NodeQueries | None] = {}
+
+
+def _units(source: str) -> list[tuple[int, int]]:
+    """(start, end) of each depth-0 unit of a query source: a parenthesized or
+    bracketed pattern, a string, or a bare token (captures, quantifiers, fields, `.`);
+    comments are skipped."""
+    out: list[tuple[int, int]] = []
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch.isspace():
+            i += 1
+        elif ch == ";":
+            while i < n and source[i] != "\n":
+                i += 1
+        elif ch in "([":
+            start, depth = i, 0
+            while i < n:
+                c = source[i]
+                if c == '"':
+                    i = _string_end(source, i)
+                    continue
+                if c == ";":
+                    while i < n and source[i] != "\n":
+                        i += 1
+                    continue
+                if c in "([":
+                    depth += 1
+                elif c in ")]":
+                    depth -= 1
+                    if depth == 0:
+                        i += 1
+                        break
+                i += 1
+            out.append((start, i))
+        elif ch == '"':
+            end = _string_end(source, i)
+            out.append((i, end))
+            i = end
+        else:
+            start = i
+            while i < n and not source[i].isspace() and source[i] not in '()[];"':
+                i += 1
+            out.append((start, i))
+    return out
+
+
+def _string_end(source: str, i: int) -> int:
+    i += 1
+    while i < len(source) and source[i] != '"':
+        i += 2 if source[i] == "\\" else 1
+    return i + 1
+
+
+def _patterns(source: str) -> list[str]:
+    """Top-level patterns: each node / alternation unit with the captures and
+    quantifiers that follow it."""
+    out: list[str] = []
+    for start, end in _units(source):
+        text = source[start:end]
+        if out and not text.startswith(("(", "[", '"')) and text[0] in "@*+?":
+            out[-1] += " " + text
+        else:
+            out.append(text)
+    return out
+
+
+def _unwrap(pattern: str, root_type: str) -> str | None:
+    """`(ROOT (child ...) @cap)` -> `((child ...) @cap)`; None when `pattern` is not
+    rooted at `root_type`, "" when it is but cannot be unwrapped safely."""
+    if not pattern.startswith("(") or pattern.startswith("(#"):
+        return None
+    head = pattern[1:].lstrip()
+    name_end = 0
+    while name_end < len(head) and (head[name_end].isalnum() or head[name_end] in "_"):
+        name_end += 1
+    if head[:name_end] != root_type or not pattern.endswith(")"):
+        return None
+    inner = head[name_end:-1]
+    units = [inner[s:e] for s, e in _units(inner)]
+    nodes = [u for u in units if u[0] in "([" and not u.startswith("(#")]
+    others = [u for u in units if not (u[0] in "([")]
+    if len(nodes) != 1 or any(not u.startswith("@") for u in others):
+        return ""
+    return "(" + inner.strip() + ")"
+
+
+def node_queries(spec: LanguageSpec, kind: str) -> NodeQueries | None:
+    """The query `kind` split for per-node matching (cached; None when it has none)."""
+    key = (spec.name, kind)
+    if key in _SPLIT:
+        return _SPLIT[key]
+    source = spec.query_source(kind)
+    if not source:
+        _SPLIT[key] = None
+        return None
+    root_type = spec.parser().parse(b"").root_node.type
+    nested, top, rooted = [], [], []
+    for pattern in _patterns(source):
+        unwrapped = _unwrap(pattern, root_type)
+        if unwrapped is None:
+            nested.append(pattern)
+        elif unwrapped:
+            top.append(unwrapped)
+        else:
+            rooted.append(pattern)
+    queries = {role: Query(spec.grammar, "\n".join(parts)) if parts else None
+               for role, parts in (("nested", nested), ("top", top), ("rooted", rooted))}
+    kinds: dict[tuple[str, int], str] = {}
+    for role, query in queries.items():
+        if query is None:
+            continue
+        names = [query.capture_name(i) for i in range(query.capture_count)]
+        for pattern in range(query.pattern_count):
+            for index, name in enumerate(names):
+                if name.startswith("definition.") and _has_capture(query, pattern, index):
+                    kinds[(role, pattern)] = name
+                    break
+    split = NodeQueries(queries["nested"], queries["top"], queries["rooted"], kinds)
+    _SPLIT[key] = split
+    return split
+
+
+def _node_matches(split: NodeQueries, tree: Tree, node: Node, max_depth: int):
+    """(role, pattern, captures) of every match whose pattern starts inside `node` (a
+    child of the root) or, unwrapped, at `node` itself: root-anchored patterns first."""
+    if split.top is not None:
+        cursor = QueryCursor(split.top)
+        cursor.set_max_start_depth(0)
+        for pattern, caps in cursor.matches(node):
+            yield "top", pattern, caps
+    if split.rooted is not None:
+        cursor = QueryCursor(split.rooted)
+        cursor.set_max_start_depth(max_depth)
+        cursor.set_byte_range(node.start_byte, node.end_byte)
+        for pattern, caps in cursor.matches(tree.root_node):
+            yield "rooted", pattern, caps
+    if split.nested is not None and max_depth >= 1:
+        cursor = QueryCursor(split.nested)
+        cursor.set_max_start_depth(max_depth - 1)
+        for pattern, caps in cursor.matches(node):
+            yield "nested", pattern, caps
 
 
 def symbol_name(text: str) -> str:
@@ -169,38 +330,49 @@ def _doc(spec: LanguageSpec, start: int, body: Node | None,
     return lines[row], row
 
 
+def _top_nodes(tree: Tree, byte_range: tuple[int, int] | None) -> list[Node]:
+    """The root's children, or those intersecting `byte_range`."""
+    children = tree.root_node.children
+    if byte_range is None:
+        return children
+    lo, hi = byte_range
+    return [c for c in children if c.end_byte > lo and c.start_byte < hi or
+            c.start_byte == lo]
+
+
 def _extract_definitions(spec: LanguageSpec, tree: Tree, source: bytes,
-                         lines: Sequence[str], byte_range: tuple[int, int] | None = None
-                         ) -> list[Definition]:
-    query = compiled(spec, "definitions")
-    if query is None:
+                         lines: Sequence[str], nodes: Sequence[Node]) -> list[Definition]:
+    """Definitions inside `nodes` (children of the root): one query run per node, so
+    analyzing a file costs its size, and re-analyzing one node costs that node's."""
+    split = node_queries(spec, "definitions")
+    if split is None:
         return []
     found: dict[int, tuple[Node, Node, Node | None, str]] = {}  # name start -> match
-    cursor = QueryCursor(query)
-    cursor.set_max_start_depth(DEFINITION_START_DEPTH)
-    if byte_range is not None:
-        cursor.set_byte_range(*byte_range)
-    kinds = _DEF_KINDS.setdefault(spec.name, {})  # pattern index -> its @definition.*
-    for pattern, caps in cursor.matches(tree.root_node):
-        name_nodes = caps.get("name")
-        def_kind = kinds.get(pattern)
-        if def_kind is None:
-            def_kind = kinds[pattern] = next(
-                (k for k in caps if k.startswith("definition.")), "")
-        if not name_nodes or not def_kind:
-            continue
-        node = caps[def_kind][0]
-        if byte_range is not None and not byte_range[0] <= node.start_byte < byte_range[1]:
-            continue
-        body = caps["body"][0] if "body" in caps else None
-        key = name_nodes[0].start_byte
-        old = found.get(key)
-        # the same name matched twice (decorated, exported, templated, or a constant
-        # that is a function): keep the match with a body, then the larger node
-        if old is not None and (old[2] is not None, old[0].end_byte - old[0].start_byte) >= \
-                (body is not None, node.end_byte - node.start_byte):
-            continue
-        found[key] = (node, name_nodes[0], body, def_kind[11:])
+    kinds = split.kinds
+    for top in nodes:
+        for role, pattern, caps in _node_matches(split, tree, top, DEFINITION_START_DEPTH):
+            name_nodes = caps.get("name")
+            def_kind = kinds.get((role, pattern))
+            if not name_nodes or not def_kind or def_kind not in caps:
+                continue
+            node = caps[def_kind][0]
+            if not top.start_byte <= node.start_byte < top.end_byte and node != top:
+                continue
+            body = caps["body"][0] if "body" in caps else None
+            key = name_nodes[0].start_byte
+            old = found.get(key)
+            # the same name matched twice (decorated, exported, templated, or a constant
+            # that is a function): keep the match with a body, then the larger node
+            if old is not None and (old[2] is not None, old[0].end_byte - old[0].start_byte
+                                    ) >= (body is not None, node.end_byte - node.start_byte):
+                continue
+            found[key] = (node, name_nodes[0], body, def_kind[11:])
+    return _definitions(spec, source, lines, found)
+
+
+def _definitions(spec: LanguageSpec, source: bytes, lines: Sequence[str],
+                 found: dict[int, tuple[Node, Node, Node | None, str]]) -> list[Definition]:
+    """Matched definitions in file order, each with its parent and depth."""
     raw = []
     n_lines = len(lines)
     for node, name_node, body, kind in found.values():
@@ -232,33 +404,31 @@ def _extract_definitions(spec: LanguageSpec, tree: Tree, source: bytes,
     return defs
 
 
-def _extract_imports(spec: LanguageSpec, tree: Tree, byte_range: tuple[int, int] | None = None
+def _extract_imports(spec: LanguageSpec, tree: Tree, nodes: Sequence[Node]
                      ) -> tuple[list[ImportRef], str | None]:
-    query = compiled(spec, "imports")
-    if query is None:
+    """Imports (and a Go / Java package) inside `nodes`, one query run per node."""
+    split = node_queries(spec, "imports")
+    if split is None:
         return [], None
     by_stmt: dict[tuple[int, str], tuple[Node, list[str]]] = {}
     package = None
-    cursor = QueryCursor(query)
-    cursor.set_max_start_depth(IMPORT_START_DEPTH)
-    if byte_range is not None:
-        cursor.set_byte_range(*byte_range)
-    for _, caps in cursor.matches(tree.root_node):
-        if "package" in caps:
-            package = caps["package"][0].text.decode("utf-8", "replace")
-            continue
-        if "import" not in caps or "path" not in caps:
-            continue
-        stmt = caps["import"][0]
-        if byte_range is not None and not byte_range[0] <= stmt.start_byte < byte_range[1]:
-            continue
-        path = caps["path"][0].text.decode("utf-8", "replace")
-        key = (stmt.start_byte, path)
-        entry = by_stmt.setdefault(key, (stmt, []))
-        for n in caps.get("name", []):
-            name = n.text.decode("utf-8", "replace")
-            if name not in entry[1]:
-                entry[1].append(name)
+    for top in nodes:
+        for _, _, caps in _node_matches(split, tree, top, IMPORT_START_DEPTH):
+            if "package" in caps:
+                package = caps["package"][0].text.decode("utf-8", "replace")
+                continue
+            if "import" not in caps or "path" not in caps:
+                continue
+            stmt = caps["import"][0]
+            if not top.start_byte <= stmt.start_byte < top.end_byte and stmt != top:
+                continue
+            path = caps["path"][0].text.decode("utf-8", "replace")
+            key = (stmt.start_byte, path)
+            entry = by_stmt.setdefault(key, (stmt, []))
+            for n in caps.get("name", []):
+                name = n.text.decode("utf-8", "replace")
+                if name not in entry[1]:
+                    entry[1].append(name)
     refs = [ImportRef(stmt.type, path, tuple(names), stmt.start_point[0], _end_line(stmt))
             for (_, path), (stmt, names) in sorted(by_stmt.items())]
     return refs, package
@@ -271,8 +441,9 @@ def extract(spec: LanguageSpec, tree: Tree, source: bytes, text: str,
     intersect `byte_range`, with absolute line numbers)."""
     if lines is None:
         lines = split_lines(text)
-    defs = _extract_definitions(spec, tree, source, lines, byte_range)
-    imports, package = _extract_imports(spec, tree, byte_range)
+    nodes = _top_nodes(tree, byte_range)
+    defs = _extract_definitions(spec, tree, source, lines, nodes)
+    imports, package = _extract_imports(spec, tree, nodes)
     return FileSymbols(spec.name, tuple(lines), tuple(defs), tuple(imports), package)
 
 

@@ -3,11 +3,18 @@
 Edits are recorded with `tree.edit` as they arrive; the reparse (which reuses the old
 tree) happens lazily, once, when someone asks for the tree — typing ten characters
 between two completion requests costs one incremental parse, not ten.
+
+A big document's first parse (hundreds of ms for a 2 MB file, holding the GIL) is never
+done on a request: `parse_steps` parses it in slices of a few ms that the event loop
+runs between other work (tree-sitter halts on its progress callback and resumes where
+it stopped), and until it is done `tree()` answers None, as for an unparseable file.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from tree_sitter import Parser, Tree
 
@@ -15,6 +22,14 @@ from .document import ByteEdit, Document
 from .languages import LanguageSpec, language_for
 
 MAX_PARSE_BYTES = 2_000_000  # larger documents get the cursor window only
+# larger documents are first parsed and analyzed in the background (cold analysis costs
+# about 1 ms per 1,000 bytes); smaller ones on the request, as before
+BACKGROUND_BYTES = 128_000
+SLICE_S = 0.004  # background work runs this long between two turns of the event loop
+# an incremental reparse resumed after a halt redoes part of its work (4 ms slices made
+# it 2-4x slower): it is halted less often
+REPARSE_SLICE_S = 0.02
+_READ_BYTES = 1 << 16
 
 
 @dataclass
@@ -25,12 +40,105 @@ class SyntaxState:
     dirty: bool = True
     full_parses: int = 0
     incremental_parses: int = 0
+    # edits that arrived while a background parse ran (replayed on its tree), and the
+    # count of full replacements (one voids a background parse under way)
+    pending: list[ByteEdit] | None = None
+    replacements: int = 0
+    edits: int = 0
+    halted: tuple | None = None  # a background reparse between two slices
 
     def edit(self, edit: ByteEdit) -> None:
+        self.edits += 1
         if self.tree is not None:
-            self.tree.edit(edit.start_byte, edit.old_end_byte, edit.new_end_byte,
-                           edit.start_point, edit.old_end_point, edit.new_end_point)
+            _apply(self.tree, edit)
+        elif self.pending is not None:
+            self.pending.append(edit)
         self.dirty = True
+
+    def replace(self) -> None:
+        """The whole text was replaced: nothing of the old tree is worth reusing."""
+        self.tree = None
+        self.dirty = True
+        self.pending = None
+        self.replacements += 1
+
+    def reparse_steps(self, source: bytes, slice_s: float = REPARSE_SLICE_S
+                      ) -> Iterator[None]:
+        """Bring a stale tree up to date (an incremental parse) in slices, yielding
+        between them. Gives up as soon as another edit arrives or someone else parsed
+        it (the next call starts over from the edited tree)."""
+        old = self.tree
+        if old is None or not self.dirty:
+            return
+        edits = self.edits
+        parser = self.spec.parser()
+        deadline = [0.0]
+
+        def progress(offset: int, has_error: bool) -> bool:
+            return time.perf_counter() > deadline[0]
+
+        def read(offset: int, point: tuple[int, int]) -> bytes:
+            return source[offset:offset + _READ_BYTES]
+
+        try:
+            while True:
+                deadline[0] = time.perf_counter() + slice_s
+                try:
+                    tree = parser.parse(read, old, progress_callback=progress)
+                except ValueError:  # halted by `progress`: resumed by the next call
+                    tree = None
+                if self.edits != edits or self.tree is not old or not self.dirty:
+                    return
+                if tree is not None:
+                    break
+                # a request meanwhile finishes this parse instead of starting over
+                self.halted = (parser, old, edits, read)
+                yield
+                self.halted = None
+            self.tree = parser.parse(source, tree)  # holds the bytes (see parse_steps)
+            self.dirty = False
+            self.incremental_parses += 1
+        finally:
+            self.halted = None
+
+    def parse_steps(self, source: bytes, slice_s: float = SLICE_S) -> Iterator[None]:
+        """Parse `source` (the document's bytes now) from scratch in slices, yielding
+        between them; edits made meanwhile are replayed on the new tree. Gives up when
+        the text is replaced or someone else parsed it first."""
+        replacements = self.replacements
+        self.pending = []
+        parser = self.spec.parser()  # its own: a halted parse resumes on the next call
+        deadline = [0.0]
+
+        def progress(offset: int, has_error: bool) -> bool:
+            return time.perf_counter() > deadline[0]
+
+        def read(offset: int, point: tuple[int, int]) -> bytes:
+            return source[offset:offset + _READ_BYTES]
+
+        try:
+            while True:
+                deadline[0] = time.perf_counter() + slice_s
+                try:
+                    tree = parser.parse(read, progress_callback=progress)
+                except ValueError:  # halted by `progress`: resumed by the next call
+                    tree = None
+                if self.replacements != replacements or self.tree is not None:
+                    return
+                if tree is not None:
+                    break
+                yield
+            # a tree parsed through a read callback reads node texts back through it
+            # (slow); an incremental reparse of the same bytes (~2 ms) holds them
+            tree = parser.parse(source, tree)
+            for edit in self.pending or ():
+                _apply(tree, edit)
+            self.dirty = bool(self.pending)
+            self.tree = tree
+            self.full_parses += 1
+        finally:
+            if self.replacements == replacements:
+                self.pending = None
 
     def current(self, source: bytes) -> Tree:
         if self.dirty or self.tree is None:
@@ -39,9 +147,28 @@ class SyntaxState:
                 self.tree = self.parser.parse(source)
             else:
                 self.incremental_parses += 1
-                self.tree = self.parser.parse(source, self.tree)
+                self.tree = self._resume(source) or self.parser.parse(source, self.tree)
             self.dirty = False
         return self.tree
+
+    def _resume(self, source: bytes) -> Tree | None:
+        """Finish the background reparse of this very tree and edits, if one halted."""
+        halted, self.halted = self.halted, None
+        if halted is None:
+            return None
+        parser, old, edits, read = halted
+        if old is not self.tree or edits != self.edits:
+            return None
+        try:
+            tree = parser.parse(read, old)
+        except ValueError:
+            return None
+        return parser.parse(source, tree)
+
+
+def _apply(tree: Tree, edit: ByteEdit) -> None:
+    tree.edit(edit.start_byte, edit.old_end_byte, edit.new_end_byte,
+              edit.start_point, edit.old_end_point, edit.new_end_point)
 
 
 @dataclass
@@ -50,6 +177,9 @@ class ParsedDocument:
 
     doc: Document
     syntax: SyntaxState | None = field(default=None)
+    # the server prepares big documents in the background (`context.background`);
+    # direct callers (tools, tests, benchmarks) get everything computed on the spot
+    background: bool = False
 
     @classmethod
     def open(cls, doc: Document, path: str = "") -> "ParsedDocument":
@@ -61,23 +191,34 @@ class ParsedDocument:
     def spec(self) -> LanguageSpec | None:
         return self.syntax.spec if self.syntax else None
 
+    @property
+    def big(self) -> bool:
+        """Prepared in the background: too slow to parse and analyze on a request."""
+        return self.background and len(self.doc.source_bytes) > BACKGROUND_BYTES
+
+    def parseable(self) -> bool:
+        return self.syntax is not None and len(self.doc.source_bytes) <= MAX_PARSE_BYTES
+
     def tree(self) -> Tree | None:
-        if self.syntax is None or len(self.doc.source_bytes) > MAX_PARSE_BYTES:
+        """The current tree; None when the document has no grammar, is too large, or
+        is big and its first parse is still under way (`parse_steps`)."""
+        if not self.parseable():
+            return None
+        if self.syntax.tree is None and self.big:
             return None
         return self.syntax.current(self.doc.source_bytes)
 
     def snapshot(self) -> "ParsedDocument":
         """A frozen copy for work that outlives the next keystroke (post-processing)."""
         doc = self.doc
-        copy = Document(doc.uri, doc.text, doc.language_id, doc.version, doc.encoding)
-        # the line index and bytes are never mutated in place, only replaced: share them
-        copy._starts, copy._bytes = doc._starts, doc._bytes
+        doc.source_bytes  # computed once here, shared by the copy and the document
+        copy = doc.copy()
         if self.syntax is None:
-            return ParsedDocument(copy, None)
+            return ParsedDocument(copy, None, self.background)
         tree = self.tree()
         state = SyntaxState(self.syntax.spec, self.syntax.parser,
                             tree.copy() if tree is not None else None, dirty=tree is None)
-        return ParsedDocument(copy, state)
+        return ParsedDocument(copy, state, self.background)
 
     def apply_change(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
         edit = self.doc.apply_change(start, end, text)
@@ -87,5 +228,4 @@ class ParsedDocument:
     def replace_all(self, text: str) -> None:
         self.doc.replace_all(text)
         if self.syntax:  # a full replacement shares nothing worth reusing
-            self.syntax.tree = None
-            self.syntax.dirty = True
+            self.syntax.replace()

@@ -75,6 +75,7 @@ def debug_stats(server: "FlashServer") -> dict:
                           if d.syntax is not None and d.syntax.dirty
                           and len(d.doc.source_bytes) <= MAX_PARSE_BYTES),
         "unsynced": len(session.unsynced),
+        "preparing": len(getattr(session, "_preparing", ())),  # big documents in the background
         "engine": dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else {},
         "cache": {"entries": len(cache), "bytes": getattr(cache, "approx_bytes", None)},
         "jobs": len(getattr(engine, "_jobs", {})),

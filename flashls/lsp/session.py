@@ -7,6 +7,7 @@ here, so it can be read (and tested) in one place.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -17,6 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
+from ..context.background import needs_background, preparation_steps
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
@@ -39,6 +41,21 @@ REASON_CODES = frozenset({"language_disabled", "excluded", "credential_file",
                           "offline"})
 ERROR_REASONS = frozenset({"no_api_key", "backing_off", "offline"})
 IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
+
+
+_gc_pauses = [0]  # background preparations running with the collector paused
+
+
+def _pause_gc() -> None:
+    _gc_pauses[0] += 1
+    gc.disable()
+
+
+def _resume_gc() -> None:
+    _gc_pauses[0] = max(0, _gc_pauses[0] - 1)
+    if not _gc_pauses[0]:
+        gc.freeze()  # (a collection here would scan all of it once: the pause again)
+        gc.enable()
 
 
 class Messages:
@@ -140,6 +157,7 @@ class Session:
         self.documents: dict[str, ParsedDocument] = {}
         self.unsynced: dict[str, str] = {}
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
+        self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
@@ -223,6 +241,7 @@ class Session:
 
     async def close(self) -> None:
         for uri in list(self.documents):
+            self._cancel_preparation(uri)
             self.engine.forget(uri)
         await self.model.aclose()
 
@@ -247,13 +266,17 @@ class Session:
     # -- documents --------------------------------------------------------------------------
     def open_document(self, pdoc: ParsedDocument) -> None:
         uri = pdoc.doc.uri
+        pdoc.background = True  # a big one is prepared in steps, never on a request
         self.documents[uri] = pdoc
         self.unsynced.pop(uri, None)
         self.engine.note_context_change()
+        self._cancel_preparation(uri)  # reopened: the old text's work is void
+        self._ensure_prepared(uri)
         self._schedule_idle_parse(uri)  # the first parse is a full one: not on a request
 
     def close_document(self, uri: str) -> None:
         self._cancel_idle_parse(uri)
+        self._cancel_preparation(uri)
         self.documents.pop(uri, None)
         self.unsynced.pop(uri, None)
         self.engine.forget(uri)
@@ -268,7 +291,49 @@ class Session:
         last = changes[-1] if changes else None
         rng = getattr(last, "range", None)
         self.engine.note_edit(uri, rng.start.line if rng is not None else None)
+        self._ensure_prepared(uri)  # after a full replacement of a big document
         self._schedule_idle_parse(uri)
+
+    def _ensure_prepared(self, uri: str) -> None:
+        """Start the background preparation of a big document that needs one."""
+        pdoc = self.documents.get(uri)
+        if pdoc is None or uri in self._preparing or not needs_background(pdoc):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._preparing[uri] = loop.create_task(self._prepare_in_background(uri))
+
+    async def _prepare_in_background(self, uri: str) -> None:
+        """Run `preparation_steps` in short slices, letting every other message be
+        handled between two of them, until the document is ready (or gone).
+
+        The cyclic garbage collector is paused meanwhile: a first analysis makes
+        hundreds of thousands of objects, and the full collections they trigger
+        rescan all of them (pauses of 100-900 ms, longer than any slice). Afterwards
+        the survivors are frozen, as at startup: they are long-lived tables, freed by
+        reference counting when replaced, and never worth rescanning."""
+        _pause_gc()
+        try:
+            while (pdoc := self.documents.get(uri)) is not None and \
+                    uri not in self.unsynced and needs_background(pdoc):
+                for _ in preparation_steps(pdoc):
+                    await asyncio.sleep(0)
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a background nicety: never an error for the user
+            log.debug("background preparation of %s failed: %s", uri, err)
+        finally:
+            _resume_gc()
+            if self._preparing.get(uri) is asyncio.current_task():
+                del self._preparing[uri]
+
+    def _cancel_preparation(self, uri: str) -> None:
+        task = self._preparing.pop(uri, None)
+        if task is not None:
+            task.cancel()
 
     def _schedule_idle_parse(self, uri: str) -> None:
         """Edits only mark the tree stale; the reparse waits for a request. On a large
@@ -355,6 +420,7 @@ class Session:
         except Exception:  # no workspace-aware context, or invalid globs (told elsewhere)
             workspace = None
         return never_sent(uri, pdoc.doc.text, workspace=workspace,
+                          too_large=pdoc.doc.too_large_or_binary(),
                           user_excludes=self.settings.exclude,
                           outside_workspace=self.settings.completion.outside_workspace,
                           as_context=as_context)
