@@ -71,6 +71,10 @@ BASELINE_COMMIT = "2c5b72b"  # the context engine before issue #14
 BARREL_STEMS = ("index", "__init__", "mod", "lib")
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _COMMENT_START = ("//", "#", "/*", "*", "///", "--")
+_STRINGS = {
+    "rust": re.compile(r'"(?:[^"\\\n]|\\.)*"'),
+    "default": re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`\n]*`'),
+}
 CLASS_KINDS = {"class", "struct", "interface", "enum", "trait", "impl"}
 
 
@@ -107,22 +111,52 @@ def _signature_line(item) -> str | None:
     return None
 
 
-def _bound_names(spec, text: str) -> set[str]:
-    """Parameter names: a parameter sharing a name with a definition is not a use."""
+def _bound_names(spec, text: str) -> tuple[set[str], set[int]]:
+    """Parameter names (a parameter sharing a name with a definition is not a use) and
+    the rows inside multi-line strings and comments (docstrings mention names)."""
     tree = spec.parser().parse(text.encode("utf-8", "surrogatepass"))
     out: set[str] = set()
+    prose: set[int] = set()
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
         if "parameter" in node.type:
             out.update(_IDENT.findall(node.text.decode("utf-8", "replace")))
             continue
+        if ("string" in node.type or "comment" in node.type) and \
+                node.end_point[0] > node.start_point[0]:
+            prose.update(range(node.start_point[0], node.end_point[0] + 1))
+            continue
         stack.extend(node.children)
-    return out
+    return out, prose
 
 
-def _is_barrel(path: str) -> bool:
-    return os.path.basename(path).split(".")[0] in BARREL_STEMS
+_PAIR = re.compile(r"([A-Za-z_$][\w$]*)?\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+
+
+def _reaches(language: str, name: str, item, line: str, import_idents: set[str],
+             same_dir: bool) -> bool:
+    """Whether this use of `name` is a use of the imported definition `item`: named
+    on an import line, a module attribute (`mod.Name`), a Go name of the same package
+    or an imported one, a member called on something that is not a module."""
+    pairs = [(q or "", n) for q, n in _PAIR.findall(line) if n == name]
+    member = item.level >= 2 and item.parent != -1 or \
+        (language == "go" and item.kind == "method")
+    if member:
+        return any(q not in import_idents for q, _ in pairs)
+    if name in import_idents:
+        return True
+    if any(q in import_idents or q in ("crate", "self", "super") for q, _ in pairs):
+        return True
+    return language == "go" and same_dir and not any(q for q, _ in pairs)
+
+
+def _is_barrel(path: str, analysis=None) -> bool:
+    """index.ts / __init__.py / mod.rs, or a file that defines at most one thing (it
+    re-exports others: immer's `internal.ts`)."""
+    if os.path.basename(path).split(".")[0] in BARREL_STEMS:
+        return True
+    return analysis is not None and sum(1 for it in analysis.items if it.kind != "import") <= 1
 
 
 def reachable(spec, path: str, analyses: dict, ws: Workspace) -> dict[str, str]:
@@ -140,10 +174,8 @@ def reachable(spec, path: str, analyses: dict, ws: Workspace) -> dict[str, str]:
             if real in out or real == os.path.realpath(path):
                 continue
             out[real] = how
-            a = analyses.get(real) if _is_barrel(real) else None
-            if a is None and _is_barrel(real):
-                a = _disk_analysis(real)
-            if a is not None:
+            a = analyses.get(real) or _disk_analysis(real)
+            if a is not None and _is_barrel(real, a):
                 nxt += [(f, "barrel") for f in resolve_imports(a.spec, real, a, ws)]
         frontier = nxt
         depth += 1
@@ -171,6 +203,17 @@ def _kind(item, how: str) -> str:
     if item.kind in ("constant", "variable", "field"):
         return "constant"
     return "function"
+
+
+def _container_used(hits: dict, defined: dict, analyses: dict, a) -> bool:
+    """Whether the file names a container (class, struct...) of one of the hits."""
+    names = set()
+    for path, (_, item) in hits.items():
+        owner = analyses.get(path)
+        if owner is not None and item.parent != -1:
+            names.add(owner.items[item.parent].name)
+    text = "\n".join(a.lines)
+    return any(re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", text) for n in names if n)
 
 
 def find_tasks(project: Project, root: Path) -> list[Task]:
@@ -203,12 +246,18 @@ def find_tasks(project: Project, root: Path) -> list[Task]:
         reach = reachable(a.spec, real, analyses, ws)
         if not reach:
             continue
-        own = {it.name for it in a.items} | _bound_names(a.spec, "\n".join(a.lines))
+        bound, prose = _bound_names(a.spec, "\n".join(a.lines))
+        own = {it.name for it in a.items} | bound
+        import_idents = {i for r in a.import_lines if r < len(a.lines)
+                         for i in _IDENT.findall(a.lines[r])}
+        here = os.path.dirname(real)
         for row, line in enumerate(a.lines):
             stripped = line.strip()
-            if not stripped or row in a.import_lines or stripped.startswith(_COMMENT_START):
+            if not stripped or row in a.import_lines or row in prose or \
+                    stripped.startswith(_COMMENT_START):
                 continue
-            for name in sorted(set(_IDENT.findall(line))):
+            strings = _STRINGS.get(project.language, _STRINGS["default"])
+            for name in sorted(set(_IDENT.findall(strings.sub(" ", line)))):
                 where = defined.get(name)
                 if not where or name in own or len(where) > MAX_DEFINING_FILES:
                     continue
@@ -220,8 +269,15 @@ def find_tasks(project: Project, root: Path) -> list[Task]:
                     continue
                 how = "direct" if any(reach[p] == "direct" for p in hits) else "barrel"
                 item = next(iter(hits.values()))[1]
+                code = strings.sub(" ", line)
+                if not any(_reaches(project.language, name, it, code, import_idents,
+                                    os.path.dirname(p) == here) for p, (_, it) in hits.items()):
+                    continue
+                kind = _kind(item, how)
+                if kind == "method" and not _container_used(hits, defined, analyses, a):
+                    continue  # a method of a class this file never names: `d.items()`
                 tasks.append(Task(project.key, project.split, Path(real), row, name,
-                                  _kind(item, how), sigs))
+                                  kind, sigs))
     rng = random.Random(SEED ^ zlib.crc32(project.key.encode()))
     if len(tasks) > PER_PROJECT:
         tasks = rng.sample(tasks, PER_PROJECT)
@@ -343,11 +399,14 @@ def _percentile(values: list[float], q: float) -> float:
 VARIANTS = ("flashls", "before", "window only", "jaccard")
 
 
-def run_language(language: str, budget: int, before: ModuleType | None, tok) -> dict:
+def run_language(language: str, budget: int, before: ModuleType | None, tok,
+                 splits: tuple[str, ...] = ("dev", "test")) -> dict:
     rows: dict[str, dict] = {}
     projects = []
     failed = []
     for project, root, error in available(language):
+        if project.split not in splits:
+            continue
         if root is None:
             failed.append(f"{project.key}: {error}")
             continue
@@ -437,13 +496,14 @@ def run_language(language: str, budget: int, before: ModuleType | None, tok) -> 
             "failed": failed, "misses": misses}
 
 
-def run(budget: int = 2048, languages: tuple[str, ...] = LANGUAGES) -> dict:
-    before = load_baseline()
+def run(budget: int = 2048, languages: tuple[str, ...] = LANGUAGES,
+        splits: tuple[str, ...] = ("dev", "test"), with_before: bool = True) -> dict:
+    before = load_baseline() if with_before else None
     tok = _tokenizer()
     out = {"budget": budget, "baseline_commit": BASELINE_COMMIT if before else None,
            "tokenizer": tok is not None, "languages": {}}
     for lang in languages:
-        out["languages"][lang] = run_language(lang, budget, before, tok)
+        out["languages"][lang] = run_language(lang, budget, before, tok, splits)
     return out
 
 
@@ -494,9 +554,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=2048)
     parser.add_argument("--lang", action="append", choices=LANGUAGES)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--split", action="append", choices=("dev", "test"))
+    parser.add_argument("--no-before", action="store_true",
+                        help="skip the pre-#14 engine (faster)")
     parser.add_argument("--misses", type=int, default=0, help="print this many misses")
     args = parser.parse_args(argv)
-    result = run(args.budget, tuple(args.lang) if args.lang else LANGUAGES)
+    result = run(args.budget, tuple(args.lang) if args.lang else LANGUAGES,
+                 tuple(args.split) if args.split else ("dev", "test"), not args.no_before)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -66,7 +66,9 @@ def test_tiers_content_and_order():
     outline_text = by_source.get(("outline", "inventory/services.py"), "")
     add_item = "    def add_item(self, order: Order, sku: str, quantity: int) -> None:"
     assert add_item in ctx.prefix and add_item not in outline_text
-    small = assemble_context(pdoc, offset, budget_tokens=700, workspace=workspace("py_inventory"))
+    # one budget on merit: at 900 tokens the used neighbor signatures come first and the
+    # nearest same-file signatures take what is left
+    small = assemble_context(pdoc, offset, budget_tokens=900, workspace=workspace("py_inventory"))
     check_invariants(small)
     outline = next(p.text for p in small.parts if p.tier == "outline")
     imports = "from .models import Order, OutOfStockError, Product"

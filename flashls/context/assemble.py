@@ -1,8 +1,9 @@
 """The context engine's entry point: everything sent with one completion request.
 
 `assemble_context` is pure apart from reading workspace files (through `Workspace`,
-which enforces the boundary) and caches. Tiers, in priority order: cursor window,
-same-file outline, neighbor signatures, recent code; in the output, parts are ordered
+which enforces the boundary) and caches. Tiers: the cursor window (verbatim), the
+same-file outline and neighbor signatures (one budget, entries ranked on merit:
+`ranking.py`), recent code; in the output, parts are ordered
 most stable first (neighbors, outline, recent) so consecutive prompts share the
 longest possible byte-identical beginning.
 """
@@ -16,9 +17,9 @@ from typing import Mapping
 
 from .analysis import Analysis, analyze
 from .budget import Fill, distribute, window_cap, window_reservation
-from .neighbors import (IMPORT_LINE_DISTANCE, NeighborPlan, candidate_order, neighbor_files,
-                        part_overhead, plan)
-from .outline import outline_demand, outline_order, render, select
+from .neighbors import neighbor_files, part_overhead
+from .outline import outline_demand, render
+from .ranking import Selection, select_stable
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
 from .symbols import enclosing_scopes, split_lines
@@ -122,17 +123,13 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
 
     fillers = {}
     if analysis is not None:
-        fillers["outline"] = _outline_filler(analysis, window_range, source)
+        files: list = []
         if workspace is not None and workspace.contains(path):
             open_by_path = {workspace.real(path_from_uri(u)): p for u, p in open_docs.items()}
             files = neighbor_files(analysis.spec, path, analysis, workspace,
                                    open_by_path)
-            if files:
-                names = {it.name for f in files for it in f.analysis.items if it.name}
-                distances = analysis.usage_distances(names, cursor_line,
-                                                     IMPORT_LINE_DISTANCE)
-                order = candidate_order(files, distances)
-                fillers["neighbors"] = lambda cap: _as_fill(plan(files, order, cap))
+        fillers["stable"] = _stable_filler(doc.uri, analysis, path, cursor_line,
+                                           window_range, files, source)
     snippets = recent_snippets(current=pdoc, window_lines=window_range,
                                prefix=window.prefix, suffix=window.suffix,
                                open_docs=open_docs, recent=recent, workspace=workspace,
@@ -141,7 +138,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         fillers["recent"] = _recent_filler(snippets)
 
     fills = distribute(remaining, fillers, recent_extra=reserved - window.tokens)
-    parts = _parts(fills, source)
+    parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
     total = sum(p.tokens for p in parts) + window.tokens
     while parts and total > budget:
@@ -152,23 +149,21 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                             total, budget)
 
 
-def _as_fill(p: NeighborPlan) -> Fill:
-    return Fill(p, p.used, p.demand)
-
-
-def _outline_filler(analysis: Analysis, window_range: tuple[int, int], source: str):
-    items = analysis.items
-    overhead = part_overhead(source)
-    demand = outline_demand(items, window_range)
-    demand = demand + overhead if demand else 0
+def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,
+                   window_range: tuple[int, int], files: list, source: str):
+    """The outline and the neighbor signatures, one budget spent on merit."""
+    if not files and not outline_demand(analysis.items, window_range):
+        return lambda cap: Fill(None, 0, 0)
+    memo: dict[int, Fill] = {}
 
     def fill(cap: int) -> Fill:
-        if cap <= overhead or not demand:
-            return Fill("", 0, demand)
-        chosen, used = select(items, outline_order(items, window_range), cap - overhead)
-        if not chosen:
-            return Fill("", 0, demand)
-        return Fill(render(items, chosen), used + overhead, demand)
+        if cap <= 0:
+            return Fill(None, 0, 1)
+        if cap not in memo:
+            sel = select_stable(uri, analysis, path, cursor_line, window_range, files,
+                                analysis.spec.resolver, source, cap)
+            memo[cap] = Fill(sel, sel.used, sel.demand)
+        return memo[cap]
 
     return fill
 
@@ -188,14 +183,15 @@ def _recent_filler(snippets: list[Snippet]):
     return fill
 
 
-def _parts(fills: dict[str, Fill], outline_source: str) -> list[ContextPart]:
+def _parts(fills: dict[str, Fill], outline_source: str, outline_items) -> list[ContextPart]:
     parts: list[ContextPart] = []
-    if "neighbors" in fills:
-        plan_: NeighborPlan = fills["neighbors"].result
-        for file, text in sorted(plan_.texts(), key=lambda ft: ft[0].source):
+    sel: Selection | None = fills["stable"].result if "stable" in fills else None
+    if sel is not None:
+        for file, text in sorted(sel.neighbors.texts(), key=lambda ft: ft[0].source):
             parts.append(_part("neighbors", file.source, text))  # items are redacted
-    if "outline" in fills and fills["outline"].result:
-        parts.append(_part("outline", outline_source, fills["outline"].result))
+        if sel.outline:
+            parts.append(_part("outline", outline_source,
+                               render(outline_items, set(sel.outline))))
     if "recent" in fills:
         for s in sorted(fills["recent"].result, key=lambda s: (s.source, s.start)):
             parts.append(_part("recent", s.source, s.text))

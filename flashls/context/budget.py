@@ -5,10 +5,11 @@
   tiers (and so their text, which comes first in the prompt) does not change with
   every typed character; whatever the window leaves unused goes to recent code. When
   the whole file fits, it reserves its size rounded up to a step of budget/16.
-* The rest is shared: each tier is guaranteed its share (outline, neighbors, recent);
-  what outline and neighbors leave over goes to them in priority order (outline
-  first), then everything still unused to recent. Recent code never takes budget back
-  from the stable tiers, whose text comes first in the prompt (prefix cache).
+* The rest is shared by two tiers: `stable` (the same-file outline and the neighbor
+  signatures, which compete for it entry by entry: see `ranking.py`) and `recent`.
+  Each is guaranteed its share; what the stable tier leaves goes to recent, with
+  whatever the window reserved but did not use. Recent code never takes budget back
+  from the stable tier, whose text comes first in the prompt (prefix cache).
 * Tiers take whole entries only; the checked total never exceeds the budget.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Callable, Generic, TypeVar
 
 WINDOW_SHARE = 0.55
-TIER_SHARES = {"outline": 0.35, "neighbors": 0.45, "recent": 0.20}
+TIER_SHARES = {"stable": 0.80, "recent": 0.20}
 RESERVE_DIVISOR = 16
 
 T = TypeVar("T")
@@ -73,7 +74,7 @@ def distribute(remaining: int, fillers: dict[str, Filler], *, recent_extra: int 
             continue
         cap = int(remaining * shares[n] / total_share)
         fills[n] = fillers[n](cap)
-    stable = [n for n in ("outline", "neighbors") if n in active]
+    stable = [n for n in ("stable",) if n in active]
     spare = remaining - sum(fills[n].used for n in names)
     spare_stable = sum(int(remaining * shares[n] / total_share) - fills[n].used
                        for n in stable)

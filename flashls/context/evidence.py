@@ -1,0 +1,203 @@
+"""How each candidate name reaches the current file, how often and how near it is used.
+
+Read from the current file's analysis (its top-level nodes' identifiers and lines):
+
+* `import_idents`: identifiers on import lines (`from .models import Request`, the
+  `exceptions` of `from . import exceptions`, the `cobra` of a Go import path);
+* per name: whether it follows a qualifier (`mod.Name`, `pkg::Name`, `obj.method`) and
+  whether that qualifier is bound on an import line (a module attribute);
+* per name: how many top-level nodes use it, and the distance of its nearest use (off
+  the import lines) from the *anchor*: the innermost definition around the cursor.
+  Distances are measured to the anchor's line range, not the cursor line, so moving the
+  cursor inside one function changes nothing.
+
+Per-node attribute maps are memoized on the node's identifier table, which the
+analysis shares between versions for unchanged nodes: a keystroke recomputes one node.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from .memo import LINE_MEMO_SIZE, line_identifiers
+
+_ATTR = re.compile(r"([A-Za-z_$][\w$]*)?\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+FAR = 1 << 30
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_attributes(line: str) -> tuple[tuple[str, str], ...]:
+    """(qualifier or "", name) for every `q.name` / `q::name` / `q->name` of a line."""
+    if "." not in line and ":" not in line and "->" not in line:
+        return ()
+    return tuple((q or "", n) for q, n in _ATTR.findall(line))
+
+
+@dataclass(frozen=True)
+class NameUse:
+    nodes: int  # top-level nodes using the name (off import lines or on them)
+    distance: int  # nearest use off the import lines to the anchor range (FAR: none)
+    qualified: bool  # used as `q.name` with q bound on an import line
+    attribute: bool  # used as `x.name` for any x
+
+
+@dataclass(frozen=True)
+class Evidence:
+    anchor: tuple[int, int]  # line range of the innermost definition around the cursor
+    import_idents: frozenset[str]  # every identifier on an import line
+    bound: frozenset[str]  # names and modules the imports bind (`Name`, `mod`, `np`)
+    uses: dict[str, NameUse]
+    star_import: bool  # `from x import *`, `export * from`, `use a::*`
+
+    def use(self, name: str) -> NameUse | None:
+        return self.uses.get(name)
+
+
+_NODE_ATTRS: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
+_NODE_LIMIT = 20_000
+
+
+def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object
+                     ) -> dict[str, frozenset[str]]:
+    """name -> qualifiers it follows in one top-level node (memoized per node)."""
+    hit = _NODE_ATTRS.get(id(idents))
+    if hit is not None and hit[0] is idents:
+        return hit[1]
+    found: dict[str, set[str]] = {}
+    for row in range(first, min(last, len(lines) - 1) + 1):
+        for q, n in line_attributes(lines[row]):
+            found.setdefault(n, set()).add(q)
+    result = {n: frozenset(qs) for n, qs in found.items()}
+    if len(_NODE_ATTRS) >= _NODE_LIMIT:
+        _NODE_ATTRS.clear()
+    _NODE_ATTRS[id(idents)] = (idents, result)
+    return result
+
+
+_ALIAS = re.compile(r"\bas\s+([A-Za-z_$][\w$]*)")
+_VERSION = re.compile(r"^v\d+$")
+
+
+def bound_names(imports: Sequence, lines: Sequence[str], resolver: str) -> frozenset[str]:
+    """What a file's imports bind: imported names, aliases, module names (`import a.b`
+    binds `a`; a Go path binds its last segment; a Rust `use` binds its segments)."""
+    out: set[str] = set()
+    for imp in imports:
+        out.update(imp.names)
+        text = "\n".join(lines[imp.start:imp.end + 1]) if imp.start < len(lines) else ""
+        out.update(_ALIAS.findall(text))
+        path = imp.path.strip().strip("\"'")
+        if resolver == "go":
+            segs = [s for s in path.split("/") if s]
+            while len(segs) > 1 and _VERSION.match(segs[-1]):
+                segs.pop()
+            if segs:
+                last = segs[-1].split(".")[0]
+                out.update({last, last.removeprefix("go-"), last.replace("-", "_")})
+        elif resolver == "rust":
+            out.update(_IDENTS.findall(path))
+        elif resolver == "python" and not imp.names and path and not path.startswith("."):
+            out.add(path.split(".")[0])
+    out.discard("")
+    return frozenset(out)
+
+
+_IDENTS = re.compile(r"[A-Za-z_$][\w$]*")
+_DEF_ROWS: dict[int, tuple[object, dict[str, frozenset[int]]]] = {}
+
+
+def definition_rows(items: Sequence) -> dict[str, frozenset[int]]:
+    """name -> rows where the file defines it (a definition is not a use of itself)."""
+    hit = _DEF_ROWS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    rows: dict[str, set[int]] = {}
+    for it in items:
+        if it.name and it.kind != "import":
+            rows.setdefault(it.name, set()).update(
+                range(it.start, it.start + max(1, min(len(it.lines), 4))))
+    result = {n: frozenset(r) for n, r in rows.items()}
+    if len(_DEF_ROWS) > 32:
+        _DEF_ROWS.clear()
+    _DEF_ROWS[id(items)] = (items, result)
+    return result
+
+
+def anchor_range(items: Sequence, cursor_line: int) -> tuple[int, int]:
+    """The innermost outline item (function, method, class) around the cursor line;
+    the cursor line itself when none encloses it."""
+    best = (cursor_line, cursor_line)
+    best_level = -1
+    starts = [it.start for it in items]
+    at = bisect.bisect_right(starts, cursor_line)
+    # items are in file order; containers precede their members
+    for k in range(at - 1, -1, -1):
+        it = items[k]
+        if it.kind == "import":
+            continue
+        if it.start <= cursor_line <= it.end and it.level > best_level:
+            best, best_level = (it.start, it.end), it.level
+            if it.level >= 2:
+                break
+        if it.level == 1 and it.end < cursor_line and best_level >= 1:
+            break
+    return best
+
+
+def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
+           ) -> Evidence:
+    """Evidence for `names` in the current file's `analysis` with the cursor at
+    `cursor_line` (0-based)."""
+    lines = analysis.lines
+    import_lines = analysis.import_lines
+    import_idents: set[str] = set()
+    star = False
+    for row in import_lines:
+        if row < len(lines):
+            line = lines[row]
+            import_idents |= line_identifiers(line)
+            star = star or "*" in line
+    bound = bound_names(analysis.imports, lines, resolver)
+    def_rows = definition_rows(analysis.items)
+    anchor = anchor_range(analysis.items, cursor_line)
+    lo, hi = anchor
+    wanted = set(names)
+    nodes: dict[str, int] = {}
+    distance: dict[str, int] = {}
+    qualified: set[str] = set()
+    attribute: set[str] = set()
+    for first, last, ident_set, idents in analysis.usages:
+        hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
+        if not hits:
+            continue
+        attrs = _node_attributes(lines, first, last, idents)
+        for name in hits:
+            nodes[name] = nodes.get(name, 0) + 1
+            qs = attrs.get(name)
+            if qs:
+                attribute.add(name)
+                if not qs.isdisjoint(bound):
+                    qualified.add(name)
+            best = distance.get(name, FAR)
+            if best == 0:
+                continue
+            if last < lo - best or first > hi + best:
+                continue
+            own = def_rows.get(name, ())
+            for rel in idents[name]:
+                row = first + rel
+                if row in import_lines or row in own:
+                    continue
+                d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
+                if d < best:
+                    best = d
+                    if not d:
+                        break
+            distance[name] = best
+    uses = {n: NameUse(c, distance.get(n, FAR), n in qualified, n in attribute)
+            for n, c in nodes.items()}
+    return Evidence(anchor, frozenset(import_idents), bound, uses, star)

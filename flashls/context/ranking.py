@@ -1,0 +1,260 @@
+"""One budget for the same-file outline and the neighbor signatures, spent on merit.
+
+Every entry (an import statement or definition of the current file outside the
+window, a signature of an imported file) gets a score from the evidence of how its
+name reaches the file and how near the cursor it is used (`evidence.py`); the entries
+are then taken greedily, best first, with the containers they need, while they fit.
+No tier has a fixed share.
+
+Scores, roughly: a name on an import line (`from .m import Name`, `use a::Name`) or
+used as a module attribute (`mod.Name`, `pkg.Name`) is the strongest evidence; a
+plain use counts as much where the language merges the neighbor's names into the file
+(Go / Java package, C include, star import); a method counts when its class has
+evidence and the file calls `.method`; uses inside the definition around the cursor
+add the most, other uses less with distance; the rest fills what is left, nearest
+and top-level first.
+
+**Stability.** While the cursor stays inside one definition (the anchor), the
+previous selection is kept: only entries with strong new evidence (a name just typed)
+are added, evicting the weakest kept ones if needed. Consecutive prompts then share
+their whole head and the prefix cache keeps hitting.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from dataclasses import dataclass
+from typing import Sequence
+
+from cachetools import LRUCache
+
+from .evidence import FAR, Evidence, gather
+from .neighbors import NeighborFile, NeighborPlan, part_overhead
+from .outline import CONTAINER_KINDS, Item, closure
+
+NAMED = 60.0  # on an import line of the file
+QUALIFIED = 58.0  # `mod.Name` with `mod` bound on an import line
+MERGED = 55.0  # plain use where the neighbor's names are in scope (Go package, C include)
+MEMBER = 45.0  # `.method` of a container that has evidence
+LOCAL = 40.0  # a definition of the current file used in the anchor's neighbourhood
+IMPORT_USED = 48.0  # an import statement of the current file whose names are used near
+IMPORT = 30.0
+CONSTRUCTOR = 35.0  # the constructor of a container that has evidence
+USED = 22.0  # plain use, no other evidence (might be a local of the same name)
+LOOSE_MEMBER = 12.0  # `.method` of a container without evidence (a shared name)
+UNUSED_IMPORT = 25.0  # bonus: imported but used nowhere yet
+STRONG = 40.0  # new evidence above this changes a kept selection
+CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
+
+
+def _near(distance: int) -> float:
+    if distance >= FAR:
+        return 0.0
+    return 30.0 if distance == 0 else 24.0 / (1.0 + distance / 40.0)
+
+
+def _freq(nodes: int) -> float:
+    return min(10.0, 2.5 * math.log2(1 + nodes))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    score: float
+    file: int  # index into the neighbor files; -1 for the current file's outline
+    item: int
+
+
+def _has_evidence(name: str, ev: Evidence) -> bool:
+    return name in ev.bound or name in ev.uses
+
+
+def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
+                    merged: bool) -> float:
+    use = ev.uses.get(item.name)
+    parent = items[item.parent] if item.parent != -1 else None
+    if use is None:
+        if parent is not None and item.name in CONSTRUCTORS and \
+                _has_evidence(parent.name, ev):
+            p = ev.uses.get(parent.name)
+            return CONSTRUCTOR + (_near(p.distance) if p else 0.0)
+        # nothing points at it: fill what is left, top-level and early imports first
+        return (3.0 if item.level <= 1 else 1.0) / (1.0 + file.rank / 4.0)
+    if parent is None and item.name in ev.bound:
+        # imported and not used yet: what the import is for is probably being typed
+        base = NAMED + (UNUSED_IMPORT if use.distance >= FAR else 0.0)
+    elif parent is None and use.qualified:
+        base = QUALIFIED
+    elif parent is None and (merged or ev.star_import):
+        base = MERGED
+    elif parent is None and item.kind == "method" and use.attribute:
+        base = MEMBER  # a Go method (declared at top level with its receiver)
+    elif parent is not None:
+        if use.attribute and _has_evidence(parent.name, ev):
+            base = MEMBER
+        elif use.attribute:
+            base = LOOSE_MEMBER
+        else:
+            base = LOOSE_MEMBER / 2
+        if parent.kind in ("impl", "trait") and not use.attribute:
+            base = USED  # Rust associated functions: `Type::new` is `attribute` too
+    else:
+        base = USED
+    return base + _near(use.distance) + _freq(use.nodes)
+
+
+def _outline_score(items: Sequence[Item], index: int, ev: Evidence,
+                   window: tuple[int, int]) -> float:
+    item = items[index]
+    lo, hi = window
+    gap = lo - item.end if item.end < lo else max(0, item.start - hi)
+    if item.kind == "import":
+        used_near = any(
+            (u := ev.uses.get(name)) is not None and u.distance < 200
+            for line in item.lines for name in _idents(line))
+        return (IMPORT_USED if used_near else IMPORT) - index * 1e-4
+    use = ev.uses.get(item.name)
+    if use is not None and use.distance < FAR:
+        return LOCAL * (0.5 if item.kind in CONTAINER_KINDS else 1.0) + \
+            _near(use.distance) + _freq(use.nodes)
+    return 8.0 / (1.0 + gap / 60.0) + (1.0 if item.level <= 1 else 0.0)
+
+
+def _idents(line: str):
+    from .memo import line_identifiers
+    return line_identifiers(line)
+
+
+def _merged(spec_resolver: str, path: str, file: NeighborFile) -> bool:
+    if spec_resolver == "c":
+        return True
+    if spec_resolver in ("go", "java"):
+        return os.path.dirname(os.path.abspath(file.path)) == \
+            os.path.dirname(os.path.abspath(path))
+    return False
+
+
+def outline_candidates(items: Sequence[Item], window: tuple[int, int]) -> list[int]:
+    """Current-file items the window does not already show (or head)."""
+    lo, hi = window
+    out = []
+    for index, item in enumerate(items):
+        if lo <= item.start and item.end <= hi:
+            continue
+        if item.kind not in CONTAINER_KINDS and item.start <= hi and item.end >= lo:
+            continue  # overlaps the window, which shows (or heads) it already
+        if item.kind == "import" and lo <= item.start <= hi:
+            continue
+        out.append(index)
+    return out
+
+
+def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
+         files: Sequence[NeighborFile], resolver: str) -> tuple[list[Candidate], Evidence]:
+    """Every candidate entry, best first."""
+    outline = outline_candidates(analysis.items, window)
+    names = {analysis.items[i].name for i in outline if analysis.items[i].name}
+    for f in files:
+        names.update(it.name for it in f.analysis.items if it.name)
+    ev = gather(analysis, cursor_line, names, resolver)
+    cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
+    for f_index, f in enumerate(files):
+        merged = _merged(resolver, path, f)
+        items = f.analysis.items
+        for i_index, item in enumerate(items):
+            if item.kind == "import":
+                continue
+            cands.append(Candidate(_neighbor_score(items, item, f, ev, merged),
+                                   f_index, i_index))
+    cands.sort(key=lambda c: (-c.score, c.file, c.item))
+    return cands, ev
+
+
+@dataclass(frozen=True)
+class Selection:
+    outline: frozenset[int]
+    neighbors: NeighborPlan
+    outline_used: int  # tokens of the outline part, its label included
+    used: int  # tokens of everything selected, labels included
+    demand: int
+
+
+def _key(files: Sequence[NeighborFile], outline_items: Sequence[Item], c: Candidate):
+    item = files[c.file].analysis.items[c.item] if c.file >= 0 else outline_items[c.item]
+    source = files[c.file].source if c.file >= 0 else ""
+    return (source, item.name, item.kind, item.lines[:1])
+
+
+def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
+           files: Sequence[NeighborFile], outline_source: str, budget: int,
+           keep: frozenset | None = None) -> tuple[Selection, frozenset]:
+    """Greedy whole-entry selection within `budget`. With `keep` (the keys selected
+    last time in the same anchor), kept entries and strong new ones go first."""
+    order: Sequence[Candidate] = cands
+    if keep:
+        first = [c for c in cands if c.score >= STRONG or _key(files, outline_items, c) in keep]
+        rest = [c for c in cands if not (c.score >= STRONG or
+                                         _key(files, outline_items, c) in keep)]
+        order = first + rest
+    chosen_outline: set[int] = set()
+    chosen: list[set[int]] = [set() for _ in files]
+    used = 0
+    outline_used = 0
+    misses = 0
+    for c in order:
+        if budget - used < 2 or misses > 64:
+            break
+        if c.file < 0:
+            items, picked, source = outline_items, chosen_outline, outline_source
+        else:
+            items, picked, source = files[c.file].analysis.items, chosen[c.file], \
+                files[c.file].source
+        need = closure(items, c.item, picked)
+        if not need:
+            continue
+        cost = sum(items[i].tokens for i in need) + (0 if picked else part_overhead(source))
+        if used + cost > budget:
+            misses += 1
+            continue
+        misses = 0
+        picked.update(need)
+        used += cost
+        if c.file < 0:
+            outline_used += cost
+    demand = sum(it.tokens for it in outline_items) + sum(
+        sum(it.tokens for it in f.analysis.items if it.kind != "import") + part_overhead(f.source)
+        for f in files)
+    plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
+                        demand)
+    keys = frozenset(_key(files, outline_items, c) for c in cands
+                     if (c.item in chosen_outline if c.file < 0 else c.item in chosen[c.file]))
+    return Selection(frozenset(chosen_outline), plan, outline_used, used, demand), keys
+
+
+_LAST: LRUCache = LRUCache(maxsize=64)  # document -> (anchor key, budget, kept keys)
+_LOCK = threading.Lock()
+
+
+def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
+                  window: tuple[int, int], files: Sequence[NeighborFile], resolver: str,
+                  outline_source: str, budget: int) -> Selection:
+    """`rank` + `choose`, keeping the previous selection while the anchor is the same."""
+    cands, ev = rank(analysis, path, cursor_line, window, files, resolver)
+    lo, _ = ev.anchor
+    anchor_item = next((it for it in analysis.items if it.start == lo and it.kind != "import"),
+                       None)
+    anchor = (anchor_item.name, anchor_item.kind, anchor_item.lines[:1]) if anchor_item \
+        else ("", "line", cursor_line)
+    with _LOCK:
+        last = _LAST.get(doc_key)
+    keep = last[2] if last is not None and last[0] == anchor and last[1] == budget else None
+    selection, keys = choose(cands, analysis.items, files, outline_source, budget, keep)
+    with _LOCK:
+        _LAST[doc_key] = (anchor, budget, keys)
+    return selection
+
+
+def forget() -> None:
+    with _LOCK:
+        _LAST.clear()
