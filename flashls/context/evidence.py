@@ -37,12 +37,35 @@ def line_attributes(line: str) -> tuple[tuple[str, str], ...]:
     return tuple((q or "", n) for q, n in _ATTR.findall(line))
 
 
+# Receivers whose type the text tells: annotations (`x: T`, `self.x: T`, `x: &mut T`),
+# constructions (`x = T(`, `x = new T(`, `x := &T{`, `x = pkg.T(`), Go declarations
+# (`c *Command`, `var c Command`).
+_TYPED = re.compile(
+    r"\b([a-z_]\w*)\s*:\s*(?:&\s*)?(?:mut\s+)?(?:Optional\[|[\"'])?(?:[a-z_]\w*\.)?([A-Z]\w*)"
+    r"|\b([a-z_]\w*)\s*(?::=|=)\s*(?:new\s+|&)?(?:[a-z_]\w*\.)?([A-Z]\w*)\s*[({]")
+_GO_TYPED = re.compile(r"\b([a-z_]\w*)\s+\*?(?:[a-z_]\w*\.)?([A-Z]\w*)\b")
+_NOT_VARS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
+                       "package", "import", "struct", "interface", "map", "chan", "const"})
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_receivers(line: str, go: bool = False) -> tuple[tuple[str, str], ...]:
+    """(variable, type name) pairs a line declares or annotates."""
+    out = []
+    for a, b, c, d in _TYPED.findall(line):
+        out.append((a, b) if a else (c, d))
+    if go:
+        out.extend((v, t) for v, t in _GO_TYPED.findall(line) if v not in _NOT_VARS)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class NameUse:
     nodes: int  # top-level nodes using the name (off import lines or on them)
     distance: int  # nearest use off the import lines to the anchor range (FAR: none)
     qualified: bool  # used as `q.name` with q bound on an import line
     attribute: bool  # used as `x.name` for any x
+    qualifiers: frozenset[str] = frozenset()  # the x of every `x.name`
 
 
 @dataclass(frozen=True)
@@ -52,6 +75,10 @@ class Evidence:
     bound: frozenset[str]  # names and modules the imports bind (`Name`, `mod`, `np`)
     uses: dict[str, NameUse]
     star_import: bool  # `from x import *`, `export * from`, `use a::*`
+    # type name -> distance of the nearest receiver declared with it (`f: HelpFormatter`)
+    receiver_types: dict[str, int] = None  # type: ignore[assignment]
+    # variable -> its declared types (`formatter` -> {"HelpFormatter"})
+    receivers: dict[str, frozenset[str]] = None  # type: ignore[assignment]
 
     def use(self, name: str) -> NameUse | None:
         return self.uses.get(name)
@@ -61,17 +88,22 @@ _NODE_ATTRS: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
 _NODE_LIMIT = 20_000
 
 
-def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object
-                     ) -> dict[str, frozenset[str]]:
-    """name -> qualifiers it follows in one top-level node (memoized per node)."""
+def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object, go: bool
+                     ) -> tuple[dict[str, frozenset[str]], tuple[tuple[int, str, str], ...]]:
+    """name -> qualifiers it follows in one top-level node, and the (relative row,
+    variable, type) receivers it declares (memoized per node)."""
     hit = _NODE_ATTRS.get(id(idents))
     if hit is not None and hit[0] is idents:
         return hit[1]
     found: dict[str, set[str]] = {}
+    typed: list[tuple[int, str, str]] = []
     for row in range(first, min(last, len(lines) - 1) + 1):
-        for q, n in line_attributes(lines[row]):
+        line = lines[row]
+        for q, n in line_attributes(line):
             found.setdefault(n, set()).add(q)
-    result = {n: frozenset(qs) for n, qs in found.items()}
+        if ":" in line or "=" in line or go:
+            typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
+    result = ({n: frozenset(qs) for n, qs in found.items()}, tuple(typed))
     if len(_NODE_ATTRS) >= _NODE_LIMIT:
         _NODE_ATTRS.clear()
     _NODE_ATTRS[id(idents)] = (idents, result)
@@ -127,9 +159,16 @@ def definition_rows(items: Sequence) -> dict[str, frozenset[int]]:
     return result
 
 
-def anchor_range(items: Sequence, cursor_line: int) -> tuple[int, int]:
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def anchor_range(items: Sequence, cursor_line: int, lines: Sequence[str] = ()
+                 ) -> tuple[int, int]:
     """The innermost outline item (function, method, class) around the cursor line;
-    the cursor line itself when none encloses it."""
+    the cursor line itself when none encloses it. A cursor on an indented line just
+    below a definition (the body's next line, not parsed into it yet) belongs to it."""
+    indent = _indent(lines[cursor_line]) if cursor_line < len(lines) else 0
     best = (cursor_line, cursor_line)
     best_level = -1
     starts = [it.start for it in items]
@@ -139,11 +178,15 @@ def anchor_range(items: Sequence, cursor_line: int) -> tuple[int, int]:
         it = items[k]
         if it.kind == "import":
             continue
-        if it.start <= cursor_line <= it.end and it.level > best_level:
-            best, best_level = (it.start, it.end), it.level
+        inside = it.start <= cursor_line <= it.end
+        if not inside and indent and cursor_line - 2 <= it.end < cursor_line and \
+                it.start < len(lines) and _indent(lines[it.start]) < indent:
+            inside = True  # the line right after its body, indented into it
+        if inside and it.level > best_level:
+            best, best_level = (it.start, max(it.end, cursor_line)), it.level
             if it.level >= 2:
                 break
-        if it.level == 1 and it.end < cursor_line and best_level >= 1:
+        if it.level == 1 and it.end < cursor_line - 2 and best_level >= 1:
             break
     return best
 
@@ -163,23 +206,36 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
             star = star or "*" in line
     bound = bound_names(analysis.imports, lines, resolver)
     def_rows = definition_rows(analysis.items)
-    anchor = anchor_range(analysis.items, cursor_line)
+    anchor = anchor_range(analysis.items, cursor_line, lines)
     lo, hi = anchor
     wanted = set(names)
     nodes: dict[str, int] = {}
     distance: dict[str, int] = {}
     qualified: set[str] = set()
     attribute: set[str] = set()
+    quals: dict[str, set[str]] = {}
+    go = resolver == "go"
+    receiver_types: dict[str, int] = {}
+    receivers: dict[str, set[str]] = {}
     for first, last, ident_set, idents in analysis.usages:
         hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
         if not hits:
             continue
-        attrs = _node_attributes(lines, first, last, idents)
+        attrs, typed = _node_attributes(lines, first, last, idents, go)
+        for rel, var, type_name in typed:
+            if type_name not in wanted:
+                continue
+            row = first + rel
+            d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
+            if d < receiver_types.get(type_name, FAR):
+                receiver_types[type_name] = d
+            receivers.setdefault(var, set()).add(type_name)
         for name in hits:
             nodes[name] = nodes.get(name, 0) + 1
             qs = attrs.get(name)
             if qs:
                 attribute.add(name)
+                quals.setdefault(name, set()).update(qs)
                 if not qs.isdisjoint(bound):
                     qualified.add(name)
             best = distance.get(name, FAR)
@@ -198,6 +254,8 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
                     if not d:
                         break
             distance[name] = best
-    uses = {n: NameUse(c, distance.get(n, FAR), n in qualified, n in attribute)
+    uses = {n: NameUse(c, distance.get(n, FAR), n in qualified, n in attribute,
+                       frozenset(quals.get(n, ())))
             for n, c in nodes.items()}
-    return Evidence(anchor, frozenset(import_idents), bound, uses, star)
+    return Evidence(anchor, frozenset(import_idents), bound, uses, star, receiver_types,
+                    {v: frozenset(t) for v, t in receivers.items()})

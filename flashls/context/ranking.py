@@ -34,25 +34,30 @@ from .evidence import FAR, Evidence, gather
 from .neighbors import NeighborFile, NeighborPlan, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
 
-NAMED = 60.0  # on an import line of the file
-QUALIFIED = 58.0  # `mod.Name` with `mod` bound on an import line
-MERGED = 55.0  # plain use where the neighbor's names are in scope (Go package, C include)
-MEMBER = 45.0  # `.method` of a container that has evidence
-LOCAL = 40.0  # a definition of the current file used in the anchor's neighbourhood
-IMPORT_USED = 48.0  # an import statement of the current file whose names are used near
-IMPORT = 30.0
-CONSTRUCTOR = 35.0  # the constructor of a container that has evidence
-USED = 22.0  # plain use, no other evidence (might be a local of the same name)
-LOOSE_MEMBER = 12.0  # `.method` of a container without evidence (a shared name)
-UNUSED_IMPORT = 25.0  # bonus: imported but used nowhere yet
-STRONG = 40.0  # new evidence above this changes a kept selection
+# evidence weights (x100): how surely the name is this entry
+NAMED = 1.0  # on an import line of the file
+QUALIFIED = 1.0  # `mod.Name` with `mod` bound by an import
+MERGED = 0.9  # plain use where the neighbor's names are in scope (Go package, C include)
+TYPED_MEMBER = 0.75  # `.method` on a receiver declared with its container's type
+MEMBER = 0.75  # `.method` of a container that has evidence
+LOCAL = 0.7  # a definition of the current file used near the cursor
+IMPORT_STATEMENT = 0.5  # an import statement of the current file, by its names' uses
+CONSTRUCTOR = 0.5  # the constructor of a container that has evidence
+MODULE = 0.45  # an unused top-level name of a module used as `mod.X`
+USED = 0.35  # plain use, no other evidence (might be a local of the same name)
+LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
+RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
+UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
+IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
+STRONG = 40.0  # new evidence scoring above this changes a kept selection
 CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
 
 
 def _near(distance: int) -> float:
+    """Proximity of the nearest use to the anchor: 1 inside it, decaying to 0.3."""
     if distance >= FAR:
-        return 0.0
-    return 30.0 if distance == 0 else 24.0 / (1.0 + distance / 40.0)
+        return 0.1
+    return 0.3 + 0.7 / (1.0 + distance / 60.0)
 
 
 def _freq(nodes: int) -> float:
@@ -70,38 +75,86 @@ def _has_evidence(name: str, ev: Evidence) -> bool:
     return name in ev.bound or name in ev.uses
 
 
+def _receiver_types(use, ev: Evidence) -> frozenset[str]:
+    out: set[str] = set()
+    for q in use.qualifiers:
+        out.update(ev.receivers.get(q, ()))
+    return frozenset(out)
+
+
+def _dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def _module_use(file: NeighborFile, ev: Evidence):
+    """How the file is used as a module (`types.IntRange`, `cobra.Command`): its name
+    is bound by an import and used as a qualifier. None when it is not."""
+    name = module_name(file.path)
+    if name not in ev.bound:
+        return None
+    return ev.uses.get(name)
+
+
+def module_name(path: str) -> str:
+    """The name a file is usually imported under: its stem, or its directory's for
+    package files (`__init__.py`, `index.ts`, `mod.rs`, any Go file)."""
+    directory, base = os.path.split(path)
+    stem = base.split(".")[0]
+    if stem in ("__init__", "index", "mod") or base.endswith(".go"):
+        stem = os.path.basename(directory)
+    return stem
+
+
 def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
                     merged: bool) -> float:
     use = ev.uses.get(item.name)
     parent = items[item.parent] if item.parent != -1 else None
+    if _dunder(item.name):
+        use = None  # `super().__init__` everywhere says nothing about one class
     if use is None:
         if parent is not None and item.name in CONSTRUCTORS and \
                 _has_evidence(parent.name, ev):
             p = ev.uses.get(parent.name)
-            return CONSTRUCTOR + (_near(p.distance) if p else 0.0)
+            return 100 * CONSTRUCTOR * _near(p.distance if p else FAR)
+        if parent is not None and parent.name in ev.receiver_types:
+            # a method of a type some receiver near the cursor has (`f: HelpFormatter`)
+            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name])
+        module = _module_use(file, ev)
+        if module is not None and module.distance < FAR and item.level <= 1:
+            # a module this file uses as `mod.X`: its other names may be next
+            return 100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2
         # nothing points at it: fill what is left, top-level and early imports first
         return (3.0 if item.level <= 1 else 1.0) / (1.0 + file.rank / 4.0)
+    near = _near(use.distance)
     if parent is None and item.name in ev.bound:
-        # imported and not used yet: what the import is for is probably being typed
-        base = NAMED + (UNUSED_IMPORT if use.distance >= FAR else 0.0)
+        weight = NAMED
+        if use.distance >= FAR:
+            near = UNUSED_IMPORT
     elif parent is None and use.qualified:
-        base = QUALIFIED
+        weight = QUALIFIED
     elif parent is None and (merged or ev.star_import):
-        base = MERGED
+        weight = MERGED
     elif parent is None and item.kind == "method" and use.attribute:
-        base = MEMBER  # a Go method (declared at top level with its receiver)
+        weight = MEMBER  # a Go method (declared at top level with its receiver)
     elif parent is not None:
-        if use.attribute and _has_evidence(parent.name, ev):
-            base = MEMBER
+        typed = _receiver_types(use, ev)
+        if use.attribute and parent.name in typed:
+            # a receiver declared with this type calls it (`f: HelpFormatter`, `f.x()`)
+            weight = TYPED_MEMBER
+        elif use.attribute and parent.name in ev.receiver_types:
+            weight = MEMBER
+            near = max(near, _near(ev.receiver_types[parent.name]))
+        elif use.attribute and _has_evidence(parent.name, ev):
+            weight = MEMBER
         elif use.attribute:
-            base = LOOSE_MEMBER
+            weight = LOOSE_MEMBER
         else:
-            base = LOOSE_MEMBER / 2
-        if parent.kind in ("impl", "trait") and not use.attribute:
-            base = USED  # Rust associated functions: `Type::new` is `attribute` too
+            weight = LOOSE_MEMBER / 2
     else:
-        base = USED
-    return base + _near(use.distance) + _freq(use.nodes)
+        weight = USED
+    if item.kind == "impl":
+        weight *= IMPL  # `impl Trait for Type` headers: named after a used type, many
+    return 100 * weight * near + _freq(use.nodes)
 
 
 def _outline_score(items: Sequence[Item], index: int, ev: Evidence,
@@ -110,14 +163,13 @@ def _outline_score(items: Sequence[Item], index: int, ev: Evidence,
     lo, hi = window
     gap = lo - item.end if item.end < lo else max(0, item.start - hi)
     if item.kind == "import":
-        used_near = any(
-            (u := ev.uses.get(name)) is not None and u.distance < 200
-            for line in item.lines for name in _idents(line))
-        return (IMPORT_USED if used_near else IMPORT) - index * 1e-4
+        nearest = min((u.distance for line in item.lines for name in _idents(line)
+                       if (u := ev.uses.get(name)) is not None), default=FAR)
+        return 100 * IMPORT_STATEMENT * _near(nearest) - index * 1e-4
     use = ev.uses.get(item.name)
-    if use is not None and use.distance < FAR:
-        return LOCAL * (0.5 if item.kind in CONTAINER_KINDS else 1.0) + \
-            _near(use.distance) + _freq(use.nodes)
+    if use is not None and use.distance < FAR and not _dunder(item.name):
+        weight = LOCAL * (0.5 if item.kind in CONTAINER_KINDS else 1.0)
+        return 100 * weight * _near(use.distance) + _freq(use.nodes)
     return 8.0 / (1.0 + gap / 60.0) + (1.0 if item.level <= 1 else 0.0)
 
 
@@ -157,6 +209,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
     names = {analysis.items[i].name for i in outline if analysis.items[i].name}
     for f in files:
         names.update(it.name for it in f.analysis.items if it.name)
+        names.add(module_name(f.path))
     ev = gather(analysis, cursor_line, names, resolver)
     cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
     for f_index, f in enumerate(files):
@@ -167,6 +220,8 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
                 continue
             cands.append(Candidate(_neighbor_score(items, item, f, ev, merged),
                                    f_index, i_index))
+    # by score alone: weighing by cost (value per token) lets cheap noise (fields,
+    # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))
     return cands, ev
 
