@@ -198,6 +198,8 @@ def test_open_buffers_win_over_disk():
     models = open_doc(models_path, edited, version=7)
     text = pdoc.doc.text.replace("order.add_line(product, quantity)\n\n",
                                  "order.add_line(product, quantity)\n        restock(sku, 1)\n\n", 1)
+    # imported like any real use (a plain name used once is weak evidence)
+    text = text.replace("from .models import Order,", "from .models import restock\nfrom .models import Order,", 1)
     pdoc = open_doc(root / "inventory" / "services.py", text)
     ctx = assemble_context(pdoc, offset_of(pdoc, "        restock(sku, 1)"), budget_tokens=2048,
                            workspace=workspace("py_inventory"),

@@ -115,7 +115,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         top_starts = list(analysis.top_starts)
 
     window = build_window(lines, cursor_line, cursor_col, window_cap(budget),
-                          spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts)
+                          spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts,
+                          text=text, offset=offset, starts=doc.starts if "\r" in text else None)
     whole_file = window.start_line == 0 and window.end_line >= len(lines) - 1
     reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
     remaining = budget - reserved

@@ -49,7 +49,7 @@ LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
 RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
 UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
 IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
-STRONG = 40.0  # new evidence scoring above this changes a kept selection
+STRONG = 30.0  # new evidence scoring above this (a name used in the anchor) changes a kept selection
 CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
 
 
