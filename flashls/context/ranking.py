@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import threading
 from dataclasses import dataclass
 from typing import Sequence
@@ -89,15 +90,17 @@ def _dunder(name: str) -> bool:
 def _module_use(file: NeighborFile, ev: Evidence):
     """How the file is used as a module (`types.IntRange`, `cobra.Command`): its name
     is bound by an import and used as a qualifier. None when it is not."""
-    name = module_name(file.path)
+    name = module_name(file.path, file.analysis.package)
     if name not in ev.bound:
         return None
     return ev.uses.get(name)
 
 
-def module_name(path: str) -> str:
-    """The name a file is usually imported under: its stem, or its directory's for
-    package files (`__init__.py`, `index.ts`, `mod.rs`, any Go file)."""
+def module_name(path: str, package: str | None = None) -> str:
+    """The name a file is usually imported under: its package clause (Go, Java), its
+    stem, or its directory's for `__init__.py`, `index.ts`, `mod.rs`."""
+    if package:
+        return package.strip().split(".")[-1]
     directory, base = os.path.split(path)
     stem = base.split(".")[0]
     if stem in ("__init__", "index", "mod") or base.endswith(".go"):
@@ -105,10 +108,31 @@ def module_name(path: str) -> str:
     return stem
 
 
+_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
+
+
+def _receiver_of(item: Item) -> str | None:
+    """The receiver type of a Go method (`func (c *Command) Name()` -> Command)."""
+    for line in item.lines:
+        m = _GO_RECEIVER.match(line)
+        if m:
+            return m.group(1)
+    return None
+
+
 def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
                     merged: bool) -> float:
     use = ev.uses.get(item.name)
     parent = items[item.parent] if item.parent != -1 else None
+    owner = _receiver_of(item) if parent is None and item.kind == "method" else None
+    if owner is not None:
+        # a Go method: a member of its receiver type
+        if owner in ev.receiver_types and (use is None or not use.attribute or
+                                           owner in _receiver_types(use, ev)):
+            d = ev.receiver_types[owner]
+            if use is None:
+                return 100 * RECEIVER_MEMBER * _near(d)
+            return 100 * TYPED_MEMBER * _near(use.distance) + _freq(use.nodes)
     if _dunder(item.name):
         use = None  # `super().__init__` everywhere says nothing about one class
     if use is None:
@@ -143,7 +167,6 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
             weight = TYPED_MEMBER
         elif use.attribute and parent.name in ev.receiver_types:
             weight = MEMBER
-            near = max(near, _near(ev.receiver_types[parent.name]))
         elif use.attribute and _has_evidence(parent.name, ev):
             weight = MEMBER
         elif use.attribute:
@@ -209,7 +232,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
     names = {analysis.items[i].name for i in outline if analysis.items[i].name}
     for f in files:
         names.update(it.name for it in f.analysis.items if it.name)
-        names.add(module_name(f.path))
+        names.add(module_name(f.path, f.analysis.package))
     ev = gather(analysis, cursor_line, names, resolver)
     cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
     for f_index, f in enumerate(files):
