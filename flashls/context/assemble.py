@@ -17,7 +17,7 @@ from typing import Mapping
 
 from .analysis import Analysis, analyze
 from .budget import Fill, distribute, window_cap, window_reservation
-from .neighbors import neighbor_files, part_overhead
+from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
@@ -37,7 +37,7 @@ class ContextPart:
     tier: str  # "outline" | "neighbors" | "recent"
     source: str  # workspace-relative path the text comes from
     text: str  # exact text, already redacted, whole lines
-    tokens: int  # estimate of text plus the label line the prompt gives it
+    tokens: int  # estimate of text as the prompt sends it: label line, comment prefixes
 
 
 @dataclass(frozen=True)
@@ -51,10 +51,12 @@ class AssembledContext:
 
 
 TIER_ORDER = ("neighbors", "outline", "recent")
+ESTIMATE_MARGIN_DIVISOR = 32  # ~3 % of the budget left unused against estimate error
 
 
 def _part(tier: str, source: str, text: str) -> ContextPart:
-    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source))
+    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source)
+                       + LINE_PREFIX_TOKENS * text.count("\n"))
 
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
@@ -119,7 +121,9 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                           text=text, offset=offset, starts=doc.starts if "\r" in text else None)
     whole_file = window.start_line == 0 and window.end_line >= len(lines) - 1
     reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
-    remaining = budget - reserved
+    # the prompt labels the window with the file's path (`completion/prompt.py`); the
+    # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
+    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR
     window_range = (window.start_line, window.end_line)
 
     fillers = {}
@@ -170,7 +174,8 @@ def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,
 
 
 def _recent_filler(snippets: list[Snippet]):
-    overheads = [part_overhead(s.source) for s in snippets]
+    overheads = [part_overhead(s.source) + LINE_PREFIX_TOKENS * s.text.count("\n")
+                 for s in snippets]
     demand = sum(s.tokens + o for s, o in zip(snippets, overheads))
 
     def fill(cap: int) -> Fill:

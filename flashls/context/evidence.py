@@ -25,7 +25,10 @@ from typing import Iterable, Sequence
 
 from .memo import LINE_MEMO_SIZE, line_identifiers
 
-_ATTR = re.compile(r"([A-Za-z_$][\w$]*)?\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+# `q.name` pairs, overlapping (`h.Store.NextID` gives (h, Store) and (Store, NextID)),
+# and `).name` / `].name` with no qualifier
+_ATTR = re.compile(r"(?<![\w$])(?=([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*))"
+                   r"|()[\)\]]\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
 FAR = 1 << 30
 
 
@@ -34,7 +37,7 @@ def line_attributes(line: str) -> tuple[tuple[str, str], ...]:
     """(qualifier or "", name) for every `q.name` / `q::name` / `q->name` of a line."""
     if "." not in line and ":" not in line and "->" not in line:
         return ()
-    return tuple((q or "", n) for q, n in _ATTR.findall(line))
+    return tuple((q or "", n or m) for q, n, _, m in _ATTR.findall(line))
 
 
 # Receivers whose type the text tells: annotations (`x: T`, `self.x: T`, `x: &mut T`),
@@ -43,7 +46,7 @@ def line_attributes(line: str) -> tuple[tuple[str, str], ...]:
 _TYPED = re.compile(
     r"\b([a-z_]\w*)\s*:\s*(?:&\s*)?(?:mut\s+)?(?:Optional\[|[\"'])?(?:[a-z_]\w*\.)?([A-Z]\w*)"
     r"|\b([a-z_]\w*)\s*(?::=|=)\s*(?:new\s+|&)?(?:[a-z_]\w*\.)?([A-Z]\w*)\s*[({]")
-_GO_TYPED = re.compile(r"\b([a-z_]\w*)\s+\*?(?:[a-z_]\w*\.)?([A-Z]\w*)\b")
+_GO_TYPED = re.compile(r"\b([A-Za-z_]\w*)\s+\*?(?:[a-z_]\w*\.)?([A-Z]\w*)\b")
 _NOT_VARS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
                        "package", "import", "struct", "interface", "map", "chan", "const"})
 
@@ -230,7 +233,12 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
             if d < receiver_types.get(type_name, FAR):
                 receiver_types[type_name] = d
             receivers.setdefault(var, set()).add(type_name)
+        cursor_here = first <= cursor_line <= last
         for name in hits:
+            if cursor_here:
+                rows = idents[name]
+                if len(rows) == 1 and rows[0] + first == cursor_line:
+                    continue  # the line being typed is not evidence yet (half a name)
             nodes[name] = nodes.get(name, 0) + 1
             qs = attrs.get(name)
             if qs:
@@ -246,7 +254,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
             own = def_rows.get(name, ())
             for rel in idents[name]:
                 row = first + rel
-                if row in import_lines or row in own:
+                if row in import_lines or row in own or row == cursor_line:
                     continue
                 d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
                 if d < best:

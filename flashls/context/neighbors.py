@@ -42,10 +42,19 @@ class NeighborFile:
     rank: int  # order of its import
 
 
+LINE_PREFIX_TOKENS = 1  # the FIM prompt sends parts as comments: `# ` / `// ` per line
+
+
 @lru_cache(maxsize=4096)
 def part_overhead(source: str) -> int:
-    """Tokens the prompt spends to label a part with its file (a comment line)."""
-    return estimate_tokens(f"// {source}\n")
+    """Tokens the prompt spends to label a part with its file (a comment line, as
+    `completion/prompt.py` renders it, with its longest title)."""
+    return estimate_tokens(f"// --- recently edited in {source} ---\n")
+
+
+def entry_cost(item) -> int:
+    """An outline item's cost as sent: its text plus the comment prefix of each line."""
+    return item.tokens + LINE_PREFIX_TOKENS * (len(item.lines) + len(item.tail))
 
 
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,

@@ -32,14 +32,14 @@ from typing import Sequence
 from cachetools import LRUCache
 
 from .evidence import FAR, Evidence, gather
-from .neighbors import NeighborFile, NeighborPlan, part_overhead
+from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
 
 # evidence weights (x100): how surely the name is this entry
 NAMED = 1.0  # on an import line of the file
 QUALIFIED = 1.0  # `mod.Name` with `mod` bound by an import
 MERGED = 0.9  # plain use where the neighbor's names are in scope (Go package, C include)
-TYPED_MEMBER = 0.75  # `.method` on a receiver declared with its container's type
+TYPED_MEMBER = 0.85  # `.method` on a receiver declared with its container's type
 MEMBER = 0.75  # `.method` of a container that has evidence
 LOCAL = 0.7  # a definition of the current file used near the cursor
 IMPORT_STATEMENT = 0.5  # an import statement of the current file, by its names' uses
@@ -266,14 +266,17 @@ def _key(files: Sequence[NeighborFile], outline_items: Sequence[Item], c: Candid
 
 def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
            files: Sequence[NeighborFile], outline_source: str, budget: int,
-           keep: frozenset | None = None) -> tuple[Selection, frozenset]:
+           keep: frozenset | None = None, *, frozen: bool = False
+           ) -> tuple[Selection, frozenset]:
     """Greedy whole-entry selection within `budget`. With `keep` (the keys selected
-    last time in the same anchor), kept entries and strong new ones go first."""
+    last time in the same anchor), kept entries and strong new ones go first;
+    `frozen` takes the kept entries only (when they still exist)."""
     order: Sequence[Candidate] = cands
     if keep:
-        first = [c for c in cands if c.score >= STRONG or _key(files, outline_items, c) in keep]
-        rest = [c for c in cands if not (c.score >= STRONG or
-                                         _key(files, outline_items, c) in keep)]
+        first = [c for c in cands if (c.score >= STRONG and not frozen)
+                 or _key(files, outline_items, c) in keep]
+        rest = [] if frozen else [c for c in cands if not (
+            c.score >= STRONG or _key(files, outline_items, c) in keep)]
         order = first + rest
     chosen_outline: set[int] = set()
     chosen: list[set[int]] = [set() for _ in files]
@@ -291,7 +294,7 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         need = closure(items, c.item, picked)
         if not need:
             continue
-        cost = sum(items[i].tokens for i in need) + (0 if picked else part_overhead(source))
+        cost = sum(entry_cost(items[i]) for i in need) + (0 if picked else part_overhead(source))
         if used + cost > budget:
             misses += 1
             continue
@@ -300,8 +303,9 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         used += cost
         if c.file < 0:
             outline_used += cost
-    demand = sum(it.tokens for it in outline_items) + sum(
-        sum(it.tokens for it in f.analysis.items if it.kind != "import") + part_overhead(f.source)
+    demand = sum(entry_cost(it) for it in outline_items) + sum(
+        sum(entry_cost(it) for it in f.analysis.items if it.kind != "import")
+        + part_overhead(f.source)
         for f in files)
     plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
                         demand)
@@ -323,10 +327,19 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     anchor_item = next((it for it in analysis.items if it.start == lo and it.kind != "import"),
                        None)
     anchor = (anchor_item.name, anchor_item.kind, anchor_item.lines[:1]) if anchor_item \
-        else ("", "line", cursor_line)
+        else None
     with _LOCK:
         last = _LAST.get(doc_key)
-    keep = last[2] if last is not None and last[0] == anchor and last[1] == budget else None
+    same_budget = last is not None and last[1] == budget
+    if anchor_item is None and same_budget and last[0] is not None:
+        # no definition around the cursor: usually a half-typed line the parser cannot
+        # place yet. Keep the last selection as it is, and the anchor it belongs to.
+        selection, keys = choose(cands, analysis.items, files, outline_source, budget,
+                                 last[2], frozen=True)
+        with _LOCK:
+            _LAST[doc_key] = (last[0], budget, keys)
+        return selection
+    keep = last[2] if same_budget and last[0] == anchor else None
     selection, keys = choose(cands, analysis.items, files, outline_source, budget, keep)
     with _LOCK:
         _LAST[doc_key] = (anchor, budget, keys)
