@@ -133,8 +133,11 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
             open_by_path = {workspace.real(path_from_uri(u)): p for u, p in open_docs.items()}
             files = neighbor_files(analysis.spec, path, analysis, workspace,
                                    open_by_path)
+        # typing at the end of a line: its half-written names are not evidence yet
+        rest = lines[cursor_line][cursor_col:]
+        typing_line = cursor_line if not rest.strip() else -1
         fillers["stable"] = _stable_filler(doc.uri, analysis, path, cursor_line,
-                                           window_range, files, source)
+                                           window_range, files, source, typing_line)
     snippets = recent_snippets(current=pdoc, window_lines=window_range,
                                prefix=window.prefix, suffix=window.suffix,
                                open_docs=open_docs, recent=recent, workspace=workspace,
@@ -155,7 +158,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
 
 
 def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,
-                   window_range: tuple[int, int], files: list, source: str):
+                   window_range: tuple[int, int], files: list, source: str,
+                   typing_line: int = -1):
     """The outline and the neighbor signatures, one budget spent on merit."""
     if not files and not outline_demand(analysis.items, window_range):
         return lambda cap: Fill(None, 0, 0)
@@ -166,7 +170,7 @@ def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,
             return Fill(None, 0, 1)
         if cap not in memo:
             sel = select_stable(uri, analysis, path, cursor_line, window_range, files,
-                                analysis.spec.resolver, source, cap)
+                                analysis.spec.resolver, source, cap, typing_line)
             memo[cap] = Fill(sel, sel.used, sel.demand)
         return memo[cap]
 

@@ -194,10 +194,11 @@ def anchor_range(items: Sequence, cursor_line: int, lines: Sequence[str] = ()
     return best
 
 
-def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
-           ) -> Evidence:
+def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
+           typing_line: int = -1) -> Evidence:
     """Evidence for `names` in the current file's `analysis` with the cursor at
-    `cursor_line` (0-based)."""
+    `cursor_line` (0-based). `typing_line`: a line being typed at its end, whose
+    half-written names are not evidence yet (-1: none)."""
     lines = analysis.lines
     import_lines = analysis.import_lines
     import_idents: set[str] = set()
@@ -233,11 +234,11 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
             if d < receiver_types.get(type_name, FAR):
                 receiver_types[type_name] = d
             receivers.setdefault(var, set()).add(type_name)
-        cursor_here = first <= cursor_line <= last
+        cursor_here = first <= typing_line <= last
         for name in hits:
             if cursor_here:
                 rows = idents[name]
-                if len(rows) == 1 and rows[0] + first == cursor_line:
+                if len(rows) == 1 and rows[0] + first == typing_line:
                     continue  # the line being typed is not evidence yet (half a name)
             nodes[name] = nodes.get(name, 0) + 1
             qs = attrs.get(name)
@@ -254,7 +255,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = ""
             own = def_rows.get(name, ())
             for rel in idents[name]:
                 row = first + rel
-                if row in import_lines or row in own or row == cursor_line:
+                if row in import_lines or row in own or row == typing_line:
                     continue
                 d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
                 if d < best:

@@ -226,14 +226,15 @@ def outline_candidates(items: Sequence[Item], window: tuple[int, int]) -> list[i
 
 
 def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
-         files: Sequence[NeighborFile], resolver: str) -> tuple[list[Candidate], Evidence]:
+         files: Sequence[NeighborFile], resolver: str, typing_line: int = -1
+         ) -> tuple[list[Candidate], Evidence]:
     """Every candidate entry, best first."""
     outline = outline_candidates(analysis.items, window)
     names = {analysis.items[i].name for i in outline if analysis.items[i].name}
     for f in files:
         names.update(it.name for it in f.analysis.items if it.name)
         names.add(module_name(f.path, f.analysis.package))
-    ev = gather(analysis, cursor_line, names, resolver)
+    ev = gather(analysis, cursor_line, names, resolver, typing_line)
     cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
     for f_index, f in enumerate(files):
         merged = _merged(resolver, path, f)
@@ -320,9 +321,9 @@ _LOCK = threading.Lock()
 
 def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
                   window: tuple[int, int], files: Sequence[NeighborFile], resolver: str,
-                  outline_source: str, budget: int) -> Selection:
+                  outline_source: str, budget: int, typing_line: int = -1) -> Selection:
     """`rank` + `choose`, keeping the previous selection while the anchor is the same."""
-    cands, ev = rank(analysis, path, cursor_line, window, files, resolver)
+    cands, ev = rank(analysis, path, cursor_line, window, files, resolver, typing_line)
     lo, _ = ev.anchor
     anchor_item = next((it for it in analysis.items if it.start == lo and it.kind != "import"),
                        None)
