@@ -472,7 +472,8 @@ def run_language(language: str, budget: int, before: ModuleType | None, tok,
                                "file": str(t.path.relative_to(root)), "line": t.line + 1,
                                "name": t.name, "kind": t.kind, "jaccard": hit["jaccard"]})
         rows[project.key] = {"split": project.split, "tasks": len(tasks),
-                             **{v: round(counts[v] / len(tasks), 3) if tasks else None
+                             **{v: round(counts[v] / len(tasks), 3)
+                                if tasks and (v != "before" or before is not None) else None
                                 for v in VARIANTS}}
     summary = {}
     for split, s in stats.items():

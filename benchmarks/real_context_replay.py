@@ -80,6 +80,26 @@ def pick_tasks(language: str, per_language: int) -> list[tuple[Task, Path]]:
     return out
 
 
+def tail_responder(truths: dict[str, str], good_ratio: float, seed: int):
+    """`economy.make_responder`, but whether an answer is right depends on the text
+    before the cursor only, not on the context parts: both variants see the same
+    answers at the same place, so their keystroke counts stay comparable."""
+    inner = make_responder(truths, good_ratio, seed)
+
+    def respond(req):
+        prompt = req.body.get("prompt", "")
+        at = prompt.rfind(" ---\n")  # the file label: the window follows it
+        window = prompt[at:] if at >= 0 else prompt
+        return inner(_Request({**req.body, "prompt": window}))
+
+    return respond
+
+
+@dataclasses.dataclass
+class _Request:
+    body: dict
+
+
 class BeforeContext(WorkspaceContext):
     """The engine's context provider with the pre-#14 context engine."""
 
@@ -94,7 +114,7 @@ class BeforeContext(WorkspaceContext):
 async def replay(variant: str, tasks: list[tuple[Task, Path]], *, scale: float, seed: int,
                  before) -> Counters:
     truths = {str(t.path): t.path.read_text(encoding="utf-8") for t, _ in tasks}
-    fake = FakeDeepSeek(make_responder(truths, 0.6, seed),
+    fake = FakeDeepSeek(tail_responder(truths, 0.6, seed),
                         latency_s=MODEL_LATENCY_MS / 1000 * scale).start()
     client = DeepSeekClient(fake.url, "sk-bench")
     base = Settings()

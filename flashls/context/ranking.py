@@ -15,8 +15,8 @@ add the most, other uses less with distance; the rest fills what is left, neares
 and top-level first.
 
 **Stability.** While the cursor stays inside one definition (the anchor), the
-previous selection is kept: only entries with strong new evidence (a name just typed)
-are added, evicting the weakest kept ones if needed. Consecutive prompts then share
+previous selection is kept whole: entries with strong new evidence (a name just typed)
+are added only in what it leaves free. Consecutive prompts then share
 their whole head and the prefix cache keeps hitting.
 """
 
@@ -274,11 +274,17 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
     `frozen` takes the kept entries only (when they still exist)."""
     order: Sequence[Candidate] = cands
     if keep:
-        first = [c for c in cands if (c.score >= STRONG and not frozen)
-                 or _key(files, outline_items, c) in keep]
-        rest = [] if frozen else [c for c in cands if not (
-            c.score >= STRONG or _key(files, outline_items, c) in keep)]
-        order = first + rest
+        # kept entries first (never evicted while the anchor holds), then strong new
+        # evidence in what is left, then the rest; `frozen`: kept entries only
+        kept = [c for c in cands if _key(files, outline_items, c) in keep]
+        if frozen:
+            order = kept
+        else:
+            strong = [c for c in cands if c.score >= STRONG and
+                      _key(files, outline_items, c) not in keep]
+            rest = [c for c in cands if c.score < STRONG and
+                    _key(files, outline_items, c) not in keep]
+            order = kept + strong + rest
     chosen_outline: set[int] = set()
     chosen: list[set[int]] = [set() for _ in files]
     used = 0
