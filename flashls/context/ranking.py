@@ -321,7 +321,7 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
     return Selection(frozenset(chosen_outline), plan, outline_used, used, demand), keys
 
 
-_LAST: LRUCache = LRUCache(maxsize=64)  # document -> (anchor key, budget, kept keys)
+_LAST: LRUCache = LRUCache(maxsize=64)  # document -> (budget, {anchor: kept keys})
 _LOCK = threading.Lock()
 
 
@@ -336,21 +336,35 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     anchor = (anchor_item.name, anchor_item.kind, anchor_item.lines[:1]) if anchor_item \
         else None
     with _LOCK:
-        last = _LAST.get(doc_key)
-    same_budget = last is not None and last[1] == budget
-    if anchor_item is None and same_budget and last[0] is not None:
+        memo = _LAST.get(doc_key)
+        if memo is None or memo[0] != budget:
+            memo = _LAST[doc_key] = (budget, {})  # anchor -> kept keys, latest last
+    anchors = memo[1]
+    last_anchor = next(reversed(anchors), None) if anchors else None
+    if anchor is None and last_anchor is not None:
         # no definition around the cursor: usually a half-typed line the parser cannot
         # place yet. Keep the last selection as it is, and the anchor it belongs to.
         selection, keys = choose(cands, analysis.items, files, outline_source, budget,
-                                 last[2], frozen=True)
-        with _LOCK:
-            _LAST[doc_key] = (last[0], budget, keys)
+                                 anchors[last_anchor], frozen=True)
+        _remember(anchors, last_anchor, keys)
         return selection
-    keep = last[2] if same_budget and last[0] == anchor else None
-    selection, keys = choose(cands, analysis.items, files, outline_source, budget, keep)
-    with _LOCK:
-        _LAST[doc_key] = (anchor, budget, keys)
+    # a few recent anchors are remembered: an edit that makes the parser flip between
+    # two definitions (a doc comment being typed) finds each one's selection again
+    selection, keys = choose(cands, analysis.items, files, outline_source, budget,
+                             anchors.get(anchor))
+    _remember(anchors, anchor, keys)
     return selection
+
+
+ANCHORS_PER_DOCUMENT = 4
+
+
+def _remember(anchors: dict, anchor, keys: frozenset) -> None:
+    with _LOCK:
+        anchors.pop(anchor, None)
+        anchors[anchor] = keys
+        while len(anchors) > ANCHORS_PER_DOCUMENT:
+            del anchors[next(iter(anchors))]
 
 
 def forget() -> None:
