@@ -161,14 +161,19 @@ def run(*, per_language: int = 2, scale: float = 0.3, seed: int = 7,
     results: dict = {"latency_ms": MODEL_LATENCY_MS, "body_lines": BODY_LINES,
                      "baseline_commit": BASELINE_COMMIT if before else None, "languages": {}}
     totals = {v: Counters() for v in variants}
+    total_chars = 0
     for lang in languages:
         tasks = pick_tasks(lang, per_language)
         row = {"files": [f"{t.path.relative_to(r)}" for t, r in tasks]}
+        chars = sum(len(t.target) for t, _ in tasks)
+        total_chars += chars
         for v in variants:
             c = asyncio.run(replay(v, tasks, scale=scale, seed=seed, before=before))
             s = summarize(c)
             row[v] = {k: s[k] for k in ("keystrokes", "requests_per_100_keys",
                                         "cache_hit_ratio", "cache_hit_ratio_same_file")}
+            # keystrokes differ when suggestions are accepted: characters do not
+            row[v]["requests_per_100_chars"] = round(c.requests * 100 / max(1, chars), 1)
             t = totals[v]
             for f in ("keystrokes", "requests", "hit_tokens", "prompt_tokens",
                       "warm_hit_tokens", "warm_prompt_tokens", "output_tokens"):
@@ -177,20 +182,24 @@ def run(*, per_language: int = 2, scale: float = 0.3, seed: int = 7,
     results["overall"] = {v: {k: summarize(t)[k] for k in (
         "keystrokes", "requests_per_100_keys", "cache_hit_ratio", "cache_hit_ratio_same_file")}
         for v, t in totals.items()}
+    for v, t in totals.items():
+        results["overall"][v]["requests_per_100_chars"] = round(
+            t.requests * 100 / max(1, total_chars), 1)
     return results
 
 
 def render(r: dict) -> str:
     out = [f"Typing {r['body_lines']}-line bodies into real files, model latency "
            f"{r['latency_ms']} ms (before = commit {r['baseline_commit'] or 'n/a'})",
-           f"  {'language':<9}{'variant':<9}{'keys':>6}{'req/100':>9}{'cache hit':>11}"
-           f"{'same file':>11}"]
+           f"  {'language':<9}{'variant':<9}{'keys':>6}{'req/100':>9}{'req/100ch':>10}"
+           f"{'cache hit':>11}{'same file':>11}"]
     rows = list(r["languages"].items()) + [("all", r["overall"])]
     for lang, row in rows:
         for v in ("flashls", "before"):
             if v in row:
                 s = row[v]
                 out.append(f"  {lang:<9}{v:<9}{s['keystrokes']:>6}{s['requests_per_100_keys']:>9}"
+                           f"{s['requests_per_100_chars']:>10}"
                            f"{s['cache_hit_ratio']:>11.3f}{s['cache_hit_ratio_same_file']:>11.3f}")
     for lang, row in r["languages"].items():
         out.append(f"  {lang} files: {', '.join(row['files'])}")
