@@ -76,6 +76,15 @@ def _has_evidence(name: str, ev: Evidence) -> bool:
     return name in ev.bound or name in ev.uses
 
 
+def _typed(use, ev: Evidence, memo: dict | None) -> frozenset[str]:
+    if memo is None:
+        return _receiver_types(use, ev)
+    hit = memo.get(id(use))
+    if hit is None:
+        hit = memo[id(use)] = _receiver_types(use, ev)
+    return hit
+
+
 def _receiver_types(use, ev: Evidence) -> frozenset[str]:
     out: set[str] = set()
     for q in use.qualifiers:
@@ -84,7 +93,7 @@ def _receiver_types(use, ev: Evidence) -> frozenset[str]:
 
 
 def _dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+    return name[:2] == "__" and name[-2:] == "__" and len(name) > 4
 
 
 def _module_use(file: NeighborFile, ev: Evidence):
@@ -121,14 +130,14 @@ def _receiver_of(item: Item) -> str | None:
 
 
 def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
-                    merged: bool) -> float:
+                    merged: bool, module=None, typed_memo: dict | None = None) -> float:
     use = ev.uses.get(item.name)
     parent = items[item.parent] if item.parent != -1 else None
     owner = _receiver_of(item) if parent is None and item.kind == "method" else None
     if owner is not None:
         # a Go method: a member of its receiver type
         if owner in ev.receiver_types and (use is None or not use.attribute or
-                                           owner in _receiver_types(use, ev)):
+                                           owner in _typed(use, ev, typed_memo)):
             d = ev.receiver_types[owner]
             if use is None:
                 return 100 * RECEIVER_MEMBER * _near(d)
@@ -143,7 +152,6 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
         if parent is not None and parent.name in ev.receiver_types:
             # a method of a type some receiver near the cursor has (`f: HelpFormatter`)
             return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name])
-        module = _module_use(file, ev)
         if module is not None and module.distance < FAR and item.level <= 1:
             # a module this file uses as `mod.X`: its other names may be next
             return 100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2
@@ -161,8 +169,7 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
     elif parent is None and item.kind == "method" and use.attribute:
         weight = MEMBER  # a Go method (declared at top level with its receiver)
     elif parent is not None:
-        typed = _receiver_types(use, ev)
-        if use.attribute and parent.name in typed:
+        if use.attribute and parent.name in _typed(use, ev, typed_memo):
             # a receiver declared with this type calls it (`f: HelpFormatter`, `f.x()`)
             weight = TYPED_MEMBER
         elif use.attribute and parent.name in ev.receiver_types:
@@ -236,14 +243,16 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
         names.add(module_name(f.path, f.analysis.package))
     ev = gather(analysis, cursor_line, names, resolver, typing_line)
     cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
+    typed_memo: dict = {}
     for f_index, f in enumerate(files):
         merged = _merged(resolver, path, f)
+        module = _module_use(f, ev)
         items = f.analysis.items
         for i_index, item in enumerate(items):
             if item.kind == "import":
                 continue
-            cands.append(Candidate(_neighbor_score(items, item, f, ev, merged),
-                                   f_index, i_index))
+            cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
+                                                   typed_memo), f_index, i_index))
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))
