@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .analysis import Analysis, analyze
-from .budget import Fill, distribute, window_cap, window_reservation
+from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
@@ -121,6 +121,10 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                           text=text, offset=offset, starts=doc.starts if "\r" in text else None)
     whole_file = window.start_line == 0 and window.end_line >= len(lines) - 1
     reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
+    # a window reaching the top of the file holds back less (its size, in coarse
+    # steps): what recent code leaves of the difference goes to the stable tier
+    freed = reserved - window_reservation(window.tokens, budget, whole_file=whole_file,
+                                          top_fits=window.start_line == 0)
     # the prompt labels the window with the file's path (`completion/prompt.py`); the
     # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
     remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR
@@ -145,7 +149,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     if snippets:
         fillers["recent"] = _recent_filler(snippets)
 
-    fills = distribute(remaining, fillers, recent_extra=reserved - window.tokens)
+    fills = share_out(remaining, fillers.get("stable"), fillers.get("recent"),
+                      recent_extra=reserved - window.tokens, freed=freed)
     parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
     total = sum(p.tokens for p in parts) + window.tokens
