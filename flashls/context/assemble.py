@@ -51,7 +51,7 @@ class AssembledContext:
 
 
 TIER_ORDER = ("neighbors", "outline", "recent")
-ESTIMATE_MARGIN_DIVISOR = 32  # ~3 % of the budget left unused against estimate error
+ESTIMATE_MARGIN_DIVISOR = 20  # 5 % of the budget left unused against estimate error
 
 
 def _part(tier: str, source: str, text: str) -> ContextPart:
