@@ -30,6 +30,7 @@ from .memo import LINE_MEMO_SIZE, line_identifiers
 _ATTR = re.compile(r"(?<![\w$])(?=([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*))"
                    r"|()[\)\]]\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
 FAR = 1 << 30
+NEAR_ROWS = 300  # nodes farther than this from the anchor are measured as a whole
 
 
 @lru_cache(maxsize=LINE_MEMO_SIZE)
@@ -142,24 +143,32 @@ def bound_names(imports: Sequence, lines: Sequence[str], resolver: str) -> froze
 
 
 _IDENTS = re.compile(r"[A-Za-z_$][\w$]*")
-_DEF_ROWS: dict[int, tuple[object, dict[str, frozenset[int]]]] = {}
+_DEF_ROWS: dict[int, tuple[object, dict[str, tuple[int, ...]]]] = {}
+DEF_SPAN = 4  # a definition's name sits on one of its first lines
 
 
-def definition_rows(items: Sequence) -> dict[str, frozenset[int]]:
-    """name -> rows where the file defines it (a definition is not a use of itself)."""
+def definition_rows(items: Sequence) -> dict[str, tuple[int, ...]]:
+    """name -> first lines of the file's definitions of it (a definition is not a use
+    of itself: rows start..start+DEF_SPAN-1 are not counted)."""
     hit = _DEF_ROWS.get(id(items))
     if hit is not None and hit[0] is items:
         return hit[1]
-    rows: dict[str, set[int]] = {}
+    rows: dict[str, tuple[int, ...]] = {}
     for it in items:
-        if it.name and it.kind != "import":
-            rows.setdefault(it.name, set()).update(
-                range(it.start, it.start + max(1, min(len(it.lines), 4))))
-    result = {n: frozenset(r) for n, r in rows.items()}
+        name = it[0]
+        if name and it[1] != "import":
+            rows[name] = rows.get(name, ()) + (it[3],)
     if len(_DEF_ROWS) > 32:
         _DEF_ROWS.clear()
-    _DEF_ROWS[id(items)] = (items, result)
-    return result
+    _DEF_ROWS[id(items)] = (items, rows)
+    return rows
+
+
+def _own(row: int, starts: tuple[int, ...]) -> bool:
+    for s in starts:
+        if s <= row < s + DEF_SPAN:
+            return True
+    return False
 
 
 def _indent(line: str) -> int:
@@ -235,6 +244,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 receiver_types[type_name] = d
             receivers.setdefault(var, set()).add(type_name)
         cursor_here = first <= typing_line <= last
+        gap = lo - last if last < lo else (first - hi if first > hi else 0)
         for name in hits:
             if cursor_here:
                 rows = idents[name]
@@ -252,16 +262,30 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 continue
             if last < lo - best or first > hi + best:
                 continue
+            if gap > NEAR_ROWS and not (first in import_lines):
+                # a node far from the anchor: its distance, not each row's (proximity
+                # hardly differs out there, and this keeps long files cheap)
+                if gap < best:
+                    distance[name] = gap
+                continue
             own = def_rows.get(name, ())
-            for rel in idents[name]:
-                row = first + rel
-                if row in import_lines or row in own or row == typing_line:
-                    continue
-                d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
-                if d < best:
-                    best = d
-                    if not d:
-                        break
+            rows = idents[name]
+            # the nearest rows to the anchor first (rows are ascending); all of them
+            # only when those few are excluded (import lines, the definition itself)
+            at = bisect.bisect_left(rows, lo - first)
+            near = rows[max(0, at - 2):at + 2]
+            for group in (near, rows):
+                found = False
+                for rel in group:
+                    row = first + rel
+                    if row in import_lines or row == typing_line or (own and _own(row, own)):
+                        continue
+                    found = True
+                    d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
+                    if d < best:
+                        best = d
+                if found or len(near) == len(rows):
+                    break
             distance[name] = best
     uses = {n: NameUse(c, distance.get(n, FAR), n in qualified, n in attribute,
                        frozenset(quals.get(n, ())))

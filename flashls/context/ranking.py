@@ -22,6 +22,7 @@ their whole head and the prefix cache keeps hitting.
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import re
@@ -31,7 +32,8 @@ from typing import Sequence
 
 from cachetools import LRUCache
 
-from .evidence import FAR, Evidence, gather
+from .evidence import FAR, Evidence, anchor_range, gather
+from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
 
@@ -217,6 +219,25 @@ def _merged(spec_resolver: str, path: str, file: NeighborFile) -> bool:
     return False
 
 
+MAX_OUTLINE_FILL = 160  # same-file entries without evidence beyond the nearest never fit
+
+
+def _nearest_or_used(analysis, outline: list[int], window: tuple[int, int],
+                     cursor_line: int) -> list[int]:
+    """The outline candidates worth scoring in a long file: imports, names used in the
+    definition around the cursor, and the MAX_OUTLINE_FILL nearest to the window."""
+    items, lines = analysis.items, analysis.lines
+    lo, hi = anchor_range(items, cursor_line, lines)
+    used: set[str] = set()
+    for row in range(max(0, lo), min(hi, lo + 400, len(lines) - 1) + 1):
+        used |= line_identifiers(lines[row])
+    starts = [items[i].start for i in outline]
+    k = bisect.bisect_left(starts, window[0])
+    near = set(outline[max(0, k - MAX_OUTLINE_FILL // 2):k + MAX_OUTLINE_FILL // 2])
+    return [i for i in outline if i in near or items[i].kind == "import" or
+            items[i].name in used]
+
+
 def outline_candidates(items: Sequence[Item], window: tuple[int, int]) -> list[int]:
     """Current-file items the window does not already show (or head)."""
     lo, hi = window
@@ -237,6 +258,8 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
          ) -> tuple[list[Candidate], Evidence]:
     """Every candidate entry, best first."""
     outline = outline_candidates(analysis.items, window)
+    if len(outline) > MAX_OUTLINE_FILL:
+        outline = _nearest_or_used(analysis, outline, window, cursor_line)
     names = {analysis.items[i].name for i in outline if analysis.items[i].name}
     for f in files:
         names.update(it.name for it in f.analysis.items if it.name)
@@ -285,14 +308,13 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
     if keep:
         # kept entries first (never evicted while the anchor holds), then strong new
         # evidence in what is left, then the rest; `frozen`: kept entries only
-        kept = [c for c in cands if _key(files, outline_items, c) in keep]
+        held = [_key(files, outline_items, c) in keep for c in cands]
+        kept = [c for c, h in zip(cands, held) if h]
         if frozen:
             order = kept
         else:
-            strong = [c for c in cands if c.score >= STRONG and
-                      _key(files, outline_items, c) not in keep]
-            rest = [c for c in cands if c.score < STRONG and
-                    _key(files, outline_items, c) not in keep]
+            strong = [c for c, h in zip(cands, held) if not h and c.score >= STRONG]
+            rest = [c for c, h in zip(cands, held) if not h and c.score < STRONG]
             order = kept + strong + rest
     chosen_outline: set[int] = set()
     chosen: list[set[int]] = [set() for _ in files]
@@ -319,15 +341,30 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         used += cost
         if c.file < 0:
             outline_used += cost
-    demand = sum(entry_cost(it) for it in outline_items) + sum(
-        sum(entry_cost(it) for it in f.analysis.items if it.kind != "import")
-        + part_overhead(f.source)
-        for f in files)
+    demand = _items_cost(outline_items, True) + sum(
+        _items_cost(f.analysis.items, False) + part_overhead(f.source) for f in files)
     plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
                         demand)
-    keys = frozenset(_key(files, outline_items, c) for c in cands
-                     if (c.item in chosen_outline if c.file < 0 else c.item in chosen[c.file]))
+    keys = frozenset([_key(files, outline_items, Candidate(0.0, -1, i)) for i in chosen_outline]
+                     + [_key(files, outline_items, Candidate(0.0, f, i))
+                        for f, picked in enumerate(chosen) for i in picked])
     return Selection(frozenset(chosen_outline), plan, outline_used, used, demand), keys
+
+
+_COSTS: dict[tuple[int, bool], tuple[object, int]] = {}
+
+
+def _items_cost(items: Sequence[Item], with_imports: bool) -> int:
+    """Cost of all of a file's entries (memoized per items tuple)."""
+    key = (id(items), with_imports)
+    hit = _COSTS.get(key)
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    cost = sum(entry_cost(it) for it in items if with_imports or it.kind != "import")
+    if len(_COSTS) > 256:
+        _COSTS.clear()
+    _COSTS[key] = (items, cost)
+    return cost
 
 
 _LAST: LRUCache = LRUCache(maxsize=64)  # document -> (budget, {anchor: kept keys})
