@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -89,15 +90,18 @@ class Evidence:
 
 
 _NODE_ATTRS: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
-_NODE_LIMIT = 20_000
+_MEMO_LOCK = threading.Lock()
 
 
-def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object, go: bool
-                     ) -> tuple[dict[str, frozenset[str]], tuple[tuple[int, str, str], ...]]:
+def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object, go: bool,
+                     kept: dict) -> tuple[dict[str, frozenset[str]], tuple[tuple[int, str, str], ...]]:
     """name -> qualifiers it follows in one top-level node, and the (relative row,
-    variable, type) receivers it declares (memoized per node)."""
+    variable, type) receivers it declares (memoized per node; `kept` collects the
+    entries this request used, which are all the memo keeps afterwards: old versions
+    of an edited node are not held on to)."""
     hit = _NODE_ATTRS.get(id(idents))
     if hit is not None and hit[0] is idents:
+        kept[id(idents)] = hit
         return hit[1]
     found: dict[str, set[str]] = {}
     typed: list[tuple[int, str, str]] = []
@@ -108,9 +112,7 @@ def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object
         if ":" in line or "=" in line or go:
             typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
     result = ({n: frozenset(qs) for n, qs in found.items()}, tuple(typed))
-    if len(_NODE_ATTRS) >= _NODE_LIMIT:
-        _NODE_ATTRS.clear()
-    _NODE_ATTRS[id(idents)] = (idents, result)
+    kept[id(idents)] = (idents, result)
     return result
 
 
@@ -228,13 +230,14 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
     attribute: set[str] = set()
     quals: dict[str, set[str]] = {}
     go = resolver == "go"
+    kept: dict = {}
     receiver_types: dict[str, int] = {}
     receivers: dict[str, set[str]] = {}
     for first, last, ident_set, idents in analysis.usages:
         hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
         if not hits:
             continue
-        attrs, typed = _node_attributes(lines, first, last, idents, go)
+        attrs, typed = _node_attributes(lines, first, last, idents, go, kept)
         for rel, var, type_name in typed:
             if type_name not in wanted:
                 continue
@@ -287,6 +290,9 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 if found or len(near) == len(rows):
                     break
             distance[name] = best
+    with _MEMO_LOCK:
+        _NODE_ATTRS.clear()
+        _NODE_ATTRS.update(kept)
     uses = {n: NameUse(c, distance.get(n, FAR), n in qualified, n in attribute,
                        frozenset(quals.get(n, ())))
             for n, c in nodes.items()}
