@@ -54,6 +54,9 @@ def run_all(quick: bool) -> dict:
         timespec="seconds"), "quick": quick}
     _run("latency", lambda: latency.run(rounds=15 if quick else 40), results)
     _run("context", lambda: context_bench.run(keystrokes=60 if quick else 300), results)
+    if not quick:  # fetches pinned third-party sources once (package registries), cached
+        from benchmarks import real_context
+        _run("real_context", lambda: real_context.run(), results)
     _run("economy", lambda: economy.run(tasks=4 if quick else 8, scale=0.4), results)
     _run("memory", lambda: memory.run(files=100), results)
     _run("bigfiles", lambda: bigfiles.run(rounds=10 if quick else 30), results)
@@ -64,6 +67,10 @@ def run_all(quick: bool) -> dict:
     except (ImportError, AttributeError) as err:
         results["soak"] = {"error": str(err)}
     return results
+
+
+def _pct(value: Any) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
 
 
 def _fmt(value: Any) -> str:
@@ -123,6 +130,17 @@ def report(results: dict, charts: list[str]) -> str:
                 f"{t['full reparse']['p50_ms'] / max(t['incremental']['p50_ms'], 1e-9):.1f}× |",
                 f"| assembly p99 ms | {t['incremental']['p99_ms']:.2f} | "
                 f"{t['full reparse']['p99_ms']:.2f} | |", ""]
+    real = results.get("real_context", {})
+    if "languages" in real:
+        out += [f"## Context on real code ({real['budget']} tokens, test half; before = "
+                f"commit {real.get('baseline_commit') or 'n/a'})", "",
+                "| language | tasks | flashls | before | window only | Jaccard |",
+                "|---|---|---|---|---|---|"]
+        for lang, r in real["languages"].items():
+            s = r["summary"]["test"]
+            out.append(f"| {lang} | {s['tasks']} | {_pct(s['flashls'])} | {_pct(s['before'])} | "
+                       f"{_pct(s['window only'])} | {_pct(s['jaccard'])} |")
+        out.append("")
     eco = results.get("economy", {})
     if "flashls" in eco:
         variants = [v for v in eco if not v.startswith("_")]

@@ -1,8 +1,9 @@
 """The context engine's entry point: everything sent with one completion request.
 
 `assemble_context` is pure apart from reading workspace files (through `Workspace`,
-which enforces the boundary) and caches. Tiers, in priority order: cursor window,
-same-file outline, neighbor signatures, recent code; in the output, parts are ordered
+which enforces the boundary) and caches. Tiers: the cursor window (verbatim), the
+same-file outline and neighbor signatures (one budget, entries ranked on merit:
+`ranking.py`), recent code; in the output, parts are ordered
 most stable first (neighbors, outline, recent) so consecutive prompts share the
 longest possible byte-identical beginning.
 """
@@ -16,10 +17,10 @@ from typing import Mapping
 
 from .analysis import Analysis, analyze
 from .background import analysis_ready
-from .budget import Fill, distribute, window_cap, window_reservation
-from .neighbors import (IMPORT_LINE_DISTANCE, NeighborPlan, candidate_order, neighbor_files,
-                        part_overhead, plan)
-from .outline import outline_demand, outline_order, render, select
+from .budget import Fill, share_out, window_cap, window_reservation
+from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
+from .outline import outline_demand, render
+from .ranking import Selection, select_stable
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
 from .symbols import enclosing_scopes, split_lines
@@ -37,7 +38,7 @@ class ContextPart:
     tier: str  # "outline" | "neighbors" | "recent"
     source: str  # workspace-relative path the text comes from
     text: str  # exact text, already redacted, whole lines
-    tokens: int  # estimate of text plus the label line the prompt gives it
+    tokens: int  # estimate of text as the prompt sends it: label line, comment prefixes
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,12 @@ class AssembledContext:
 
 
 TIER_ORDER = ("neighbors", "outline", "recent")
+ESTIMATE_MARGIN_DIVISOR = 20  # 5 % of the budget left unused against estimate error
 
 
 def _part(tier: str, source: str, text: str) -> ContextPart:
-    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source))
+    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source)
+                       + LINE_PREFIX_TOKENS * text.count("\n"))
 
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
@@ -118,25 +121,31 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         top_starts = list(analysis.top_starts)
 
     window = build_window(lines, cursor_line, cursor_col, window_cap(budget),
-                          spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts)
+                          spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts,
+                          text=text, offset=offset, starts=doc.starts if "\r" in text else None)
     whole_file = window.start_line == 0 and window.end_line >= len(lines) - 1
     reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
-    remaining = budget - reserved
+    # a window reaching the top of the file holds back less (its size, in coarse
+    # steps): what recent code leaves of the difference goes to the stable tier
+    freed = reserved - window_reservation(window.tokens, budget, whole_file=whole_file,
+                                          top_fits=window.start_line == 0)
+    # the prompt labels the window with the file's path (`completion/prompt.py`); the
+    # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
+    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR
     window_range = (window.start_line, window.end_line)
 
     fillers = {}
     if analysis is not None:
-        fillers["outline"] = _outline_filler(analysis, window_range, source)
+        files: list = []
         if workspace is not None and workspace.contains(path):
             open_by_path = {workspace.real(path_from_uri(u)): p for u, p in open_docs.items()}
             files = neighbor_files(analysis.spec, path, analysis, workspace,
                                    open_by_path)
-            if files:
-                names = {it.name for f in files for it in f.analysis.items if it.name}
-                distances = analysis.usage_distances(names, cursor_line,
-                                                     IMPORT_LINE_DISTANCE)
-                order = candidate_order(files, distances)
-                fillers["neighbors"] = lambda cap: _as_fill(plan(files, order, cap))
+        # typing at the end of a line: its half-written names are not evidence yet
+        rest = lines[cursor_line][cursor_col:]
+        typing_line = cursor_line if not rest.strip() else -1
+        fillers["stable"] = _stable_filler(doc.uri, analysis, path, cursor_line,
+                                           window_range, files, source, typing_line)
     snippets = recent_snippets(current=pdoc, window_lines=window_range,
                                prefix=window.prefix, suffix=window.suffix,
                                open_docs=open_docs, recent=recent, workspace=workspace,
@@ -144,8 +153,9 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     if snippets:
         fillers["recent"] = _recent_filler(snippets)
 
-    fills = distribute(remaining, fillers, recent_extra=reserved - window.tokens)
-    parts = _parts(fills, source)
+    fills = share_out(remaining, fillers.get("stable"), fillers.get("recent"),
+                      recent_extra=reserved - window.tokens, freed=freed)
+    parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
     total = sum(p.tokens for p in parts) + window.tokens
     while parts and total > budget:
@@ -156,29 +166,29 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                             total, budget)
 
 
-def _as_fill(p: NeighborPlan) -> Fill:
-    return Fill(p, p.used, p.demand)
-
-
-def _outline_filler(analysis: Analysis, window_range: tuple[int, int], source: str):
-    items = analysis.items
-    overhead = part_overhead(source)
-    demand = outline_demand(items, window_range)
-    demand = demand + overhead if demand else 0
+def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,
+                   window_range: tuple[int, int], files: list, source: str,
+                   typing_line: int = -1):
+    """The outline and the neighbor signatures, one budget spent on merit."""
+    if not files and not outline_demand(analysis.items, window_range):
+        return lambda cap: Fill(None, 0, 0)
+    memo: dict[int, Fill] = {}
 
     def fill(cap: int) -> Fill:
-        if cap <= overhead or not demand:
-            return Fill("", 0, demand)
-        chosen, used = select(items, outline_order(items, window_range), cap - overhead)
-        if not chosen:
-            return Fill("", 0, demand)
-        return Fill(render(items, chosen), used + overhead, demand)
+        if cap <= 0:
+            return Fill(None, 0, 1)
+        if cap not in memo:
+            sel = select_stable(uri, analysis, path, cursor_line, window_range, files,
+                                analysis.spec.resolver, source, cap, typing_line)
+            memo[cap] = Fill(sel, sel.used, sel.demand)
+        return memo[cap]
 
     return fill
 
 
 def _recent_filler(snippets: list[Snippet]):
-    overheads = [part_overhead(s.source) for s in snippets]
+    overheads = [part_overhead(s.source) + LINE_PREFIX_TOKENS * s.text.count("\n")
+                 for s in snippets]
     demand = sum(s.tokens + o for s, o in zip(snippets, overheads))
 
     def fill(cap: int) -> Fill:
@@ -192,14 +202,15 @@ def _recent_filler(snippets: list[Snippet]):
     return fill
 
 
-def _parts(fills: dict[str, Fill], outline_source: str) -> list[ContextPart]:
+def _parts(fills: dict[str, Fill], outline_source: str, outline_items) -> list[ContextPart]:
     parts: list[ContextPart] = []
-    if "neighbors" in fills:
-        plan_: NeighborPlan = fills["neighbors"].result
-        for file, text in sorted(plan_.texts(), key=lambda ft: ft[0].source):
+    sel: Selection | None = fills["stable"].result if "stable" in fills else None
+    if sel is not None:
+        for file, text in sorted(sel.neighbors.texts(), key=lambda ft: ft[0].source):
             parts.append(_part("neighbors", file.source, text))  # items are redacted
-    if "outline" in fills and fills["outline"].result:
-        parts.append(_part("outline", outline_source, fills["outline"].result))
+        if sel.outline:
+            parts.append(_part("outline", outline_source,
+                               render(outline_items, set(sel.outline))))
     if "recent" in fills:
         for s in sorted(fills["recent"].result, key=lambda s: (s.source, s.start)):
             parts.append(_part("recent", s.source, s.text))

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+
+from cachetools import LRUCache
 from typing import Mapping, Sequence
 
 from .analysis import Analysis, analyze
@@ -40,10 +42,19 @@ class NeighborFile:
     rank: int  # order of its import
 
 
+LINE_PREFIX_TOKENS = 1  # the FIM prompt sends parts as comments: `# ` / `// ` per line
+
+
 @lru_cache(maxsize=4096)
 def part_overhead(source: str) -> int:
-    """Tokens the prompt spends to label a part with its file (a comment line)."""
-    return estimate_tokens(f"// {source}\n")
+    """Tokens the prompt spends to label a part with its file (a comment line, as
+    `completion/prompt.py` renders it, with its longest title)."""
+    return estimate_tokens(f"// --- recently edited in {source} ---\n")
+
+
+def entry_cost(item) -> int:
+    """An outline item's cost as sent: its text plus the comment prefix of each line."""
+    return item.tokens + LINE_PREFIX_TOKENS * (len(item.lines) + len(item.tail))
 
 
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
@@ -51,6 +62,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                    open_by_path: Mapping[str, ParsedDocument]) -> list[NeighborFile]:
     """The analyzed files `path` imports (open buffers win over disk)."""
     out: list[NeighborFile] = []
+    wanted = _import_identifiers(symbols)
     queue = [(f, False) for f in resolve_imports(spec, path, symbols, workspace)]
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
@@ -79,8 +91,14 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
         analysis = analyze(file_spec, text, key)
         out.append(NeighborFile(file, workspace.relative(file), analysis, rank))
         if not hopped and _is_barrel(file, analysis):
-            # index.ts / __init__.py / mod.rs re-export their neighbors: follow once
-            for nxt in resolve_imports(file_spec, file, analysis, workspace):
+            # index.ts / __init__.py / mod.rs re-export their neighbors: follow once,
+            # the files defining what this file imports first (a barrel of a hundred
+            # files would otherwise fill every slot before reaching them)
+            targets = resolve_imports(file_spec, file, analysis, workspace)
+            if len(targets) > BARREL_SORT_MIN:
+                index = _barrel_index(key, targets, workspace)
+                targets = sorted(targets, key=lambda t: not (index.get(t, frozenset()) & wanted))
+            for nxt in targets:
                 real_next = workspace.real(nxt)
                 if real_next not in seen:
                     seen.add(real_next)
@@ -89,6 +107,35 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
 
 
 BARREL_STEMS = frozenset({"index", "__init__", "mod", "lib"})
+BARREL_SORT_MIN = 4
+_BARRELS: LRUCache = LRUCache(maxsize=64)  # barrel version -> {file: names it defines}
+
+
+def _import_identifiers(symbols: Analysis) -> frozenset[str]:
+    lines = symbols.lines
+    return frozenset(name for row in symbols.import_lines if row < len(lines)
+                     for name in line_identifiers(lines[row]))
+
+
+def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspace
+                  ) -> dict[str, frozenset[str]]:
+    """For each file a barrel re-exports, the names it defines (once per barrel
+    version; the files' analyses are cached apart and may be evicted)."""
+    hit = _BARRELS.get(barrel_key)
+    if hit is not None and set(hit) >= set(targets):
+        return hit
+    index: dict[str, frozenset[str]] = {}
+    for target in targets:
+        spec = language_for("", target)
+        text = workspace.read(target)
+        stamp = workspace.stamp(target)
+        if spec is None or text is None or stamp is None:
+            index[target] = frozenset()
+            continue
+        a = analyze(spec, text, ("disk", workspace.real(target), stamp))
+        index[target] = frozenset(it.name for it in a.items if it.name)
+    _BARRELS[barrel_key] = index
+    return index
 
 
 def _is_barrel(path: str, analysis: Analysis) -> bool:

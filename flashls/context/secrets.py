@@ -183,23 +183,25 @@ def clean(text: str) -> str:
 _CURSOR = "qZxFlashlsCursorXzq"
 
 
-def clean_split(prefix: str, suffix: str) -> tuple[str, str]:
+def clean_split(prefix: str, suffix: str, *, collapse: bool = True) -> tuple[str, str]:
     """`clean` for text split by the cursor. Redacting each side alone would miss a
     secret the cursor cuts (`https://user:pass‸@host`: the `@` that identifies it is on
     the other side), so the window is redacted as one text and split again. Both halves
     always come from that redaction; when the cursor sits inside a secret, the split
-    falls right after its `<redacted>` marker."""
+    falls right after its `<redacted>` marker. `collapse=False` keeps runs of blank
+    lines (the cursor window is sent verbatim)."""
+    squeeze = collapse_blank_lines if collapse else (lambda text: text)
     joint = prefix + suffix
     red = redact(joint)
     if red == joint:  # nothing to redact: the usual case
-        return collapse_blank_lines(prefix), collapse_blank_lines(suffix)
+        return squeeze(prefix), squeeze(suffix)
     marked = redact(prefix + _CURSOR + suffix)
     if marked.count(_CURSOR) == 1 and marked.replace(_CURSOR, "") == red:
         head, tail = marked.split(_CURSOR)  # the cursor changed nothing: split there
     else:
         cut = _split_point(joint, red, len(prefix))
         head, tail = red[:cut], red[cut:]
-    return collapse_blank_lines(head), collapse_blank_lines(tail)
+    return squeeze(head), squeeze(tail)
 
 
 def _split_point(original: str, redacted: str, at: int) -> int:

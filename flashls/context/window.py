@@ -97,11 +97,16 @@ def _header_block(spec: LanguageSpec, lines: Sequence[str], scopes: Sequence[tup
 def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget: int, *,
                  spec: LanguageSpec | None = None,
                  scopes: Sequence[tuple[int, int]] = (),
-                 top_level_starts: Sequence[int] = ()) -> Window:
+                 top_level_starts: Sequence[int] = (),
+                 text: str | None = None, offset: int | None = None,
+                 starts: Sequence[int] | None = None) -> Window:
     """The cursor window within `budget` tokens.
 
     `lines` are the document's lines, `cursor_col` a str index into the cursor's line,
-    `scopes` (start, header_end) of enclosing scopes outermost first.
+    `scopes` (start, header_end) of enclosing scopes outermost first. With the
+    document's `text` and the cursor's str `offset` (and, when the text has `\r`, its
+    line `starts`), the prefix and suffix are cut from the text itself: byte-identical
+    to the document (line endings, blank lines) apart from redacted secrets.
     """
     budget = max(0, budget)
     n = len(lines)
@@ -118,13 +123,21 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
         prefix_budget = budget - min(suffix_budget, _quantize_up(suffix_used, quantum))
     start, prefix_rows, headers = _prefix_start(spec, lines, cursor_line, head, scopes,
                                                 top_level_starts, prefix_budget)
-    prefix_text = _join(headers + list(lines[start:cursor_line])) + head
     # When the whole top fits, the spare is *not* handed to the suffix: text after the
     # cursor never hits DeepSeek's prefix cache while the user types, so a larger suffix
     # costs full price on every request; the window reservation gives it to recent code.
-    suffix_text = tail + "".join("\n" + line for line in lines[cursor_line + 1:end + 1])
-    # redacted as one text: a secret the cursor cuts in two is still recognised
-    prefix, suffix = clean_split(prefix_text, suffix_text)
+    if text is not None and offset is not None:
+        first, last = _text_span(text, lines, cursor_line, offset, head, tail, start, end,
+                                 starts)
+        eol = "\r\n" if "\r\n" in text[max(0, first - 2):last + 2] else "\n"
+        prefix_text = "".join(h + eol for h in headers) + text[first:offset]
+        suffix_text = text[offset:last]
+    else:
+        prefix_text = _join(headers + list(lines[start:cursor_line])) + head
+        suffix_text = tail + "".join("\n" + line for line in lines[cursor_line + 1:end + 1])
+    # redacted as one text: a secret the cursor cuts in two is still recognised; blank
+    # lines are kept as they are (the model completes the file as it is laid out)
+    prefix, suffix = clean_split(prefix_text, suffix_text, collapse=False)
     prefix_used = estimate_tokens(prefix)
     suffix_used = estimate_tokens(suffix)
     # trimming by lines could only overshoot through the pathological cursor line
@@ -137,6 +150,25 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
         prefix = _fit_tail_chars(prefix, budget - suffix_used)
         prefix_used = estimate_tokens(prefix)
     return Window(prefix, suffix, start, end, tuple(prefix_rows), prefix_used + suffix_used)
+
+
+def _text_span(text: str, lines: Sequence[str], cursor_line: int, offset: int, head: str,
+               tail: str, start: int, end: int, starts: Sequence[int] | None
+               ) -> tuple[int, int]:
+    """str offsets of the window's first character and of the end of its last line
+    (before that line's break)."""
+    if starts is not None:
+        first = starts[start]
+        if end + 1 < len(starts):
+            last = starts[end + 1]
+            last -= 2 if text.startswith("\r\n", last - 2) else 1
+        else:
+            last = len(text)
+        return first, last
+    # "\n" only: every line break is one character
+    first = offset - len(head) - sum(len(lines[r]) + 1 for r in range(start, cursor_line))
+    last = offset + len(tail) + sum(len(lines[r]) + 1 for r in range(cursor_line + 1, end + 1))
+    return first, last
 
 
 def _join(rows: Sequence[str]) -> str:

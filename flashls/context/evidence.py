@@ -1,0 +1,300 @@
+"""How each candidate name reaches the current file, how often and how near it is used.
+
+Read from the current file's analysis (its top-level nodes' identifiers and lines):
+
+* `import_idents`: identifiers on import lines (`from .models import Request`, the
+  `exceptions` of `from . import exceptions`, the `cobra` of a Go import path);
+* per name: whether it follows a qualifier (`mod.Name`, `pkg::Name`, `obj.method`) and
+  whether that qualifier is bound on an import line (a module attribute);
+* per name: how many top-level nodes use it, and the distance of its nearest use (off
+  the import lines) from the *anchor*: the innermost definition around the cursor.
+  Distances are measured to the anchor's line range, not the cursor line, so moving the
+  cursor inside one function changes nothing.
+
+Per-node attribute maps are memoized on the node's identifier table, which the
+analysis shares between versions for unchanged nodes: a keystroke recomputes one node.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from .memo import LINE_MEMO_SIZE, line_identifiers
+
+# `q.name` pairs, overlapping (`h.Store.NextID` gives (h, Store) and (Store, NextID)),
+# and `).name` / `].name` with no qualifier
+_ATTR = re.compile(r"(?<![\w$])(?=([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*))"
+                   r"|()[\)\]]\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+FAR = 1 << 30
+NEAR_ROWS = 300  # nodes farther than this from the anchor are measured as a whole
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_attributes(line: str) -> tuple[tuple[str, str], ...]:
+    """(qualifier or "", name) for every `q.name` / `q::name` / `q->name` of a line."""
+    if "." not in line and ":" not in line and "->" not in line:
+        return ()
+    return tuple((q or "", n or m) for q, n, _, m in _ATTR.findall(line))
+
+
+# Receivers whose type the text tells: annotations (`x: T`, `self.x: T`, `x: &mut T`),
+# constructions (`x = T(`, `x = new T(`, `x := &T{`, `x = pkg.T(`), Go declarations
+# (`c *Command`, `var c Command`).
+_TYPED = re.compile(
+    r"\b([a-z_]\w*)\s*:\s*(?:&\s*)?(?:mut\s+)?(?:Optional\[|[\"'])?(?:[a-z_]\w*\.)?([A-Z]\w*)"
+    r"|\b([a-z_]\w*)\s*(?::=|=)\s*(?:new\s+|&)?(?:[a-z_]\w*\.)?([A-Z]\w*)\s*[({]")
+_GO_TYPED = re.compile(r"\b([A-Za-z_]\w*)\s+\*?(?:[a-z_]\w*\.)?([A-Z]\w*)\b")
+_NOT_VARS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
+                       "package", "import", "struct", "interface", "map", "chan", "const"})
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_receivers(line: str, go: bool = False) -> tuple[tuple[str, str], ...]:
+    """(variable, type name) pairs a line declares or annotates."""
+    out = []
+    for a, b, c, d in _TYPED.findall(line):
+        out.append((a, b) if a else (c, d))
+    if go:
+        out.extend((v, t) for v, t in _GO_TYPED.findall(line) if v not in _NOT_VARS)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class NameUse:
+    nodes: int  # top-level nodes using the name (off import lines or on them)
+    distance: int  # nearest use off the import lines to the anchor range (FAR: none)
+    qualified: bool  # used as `q.name` with q bound on an import line
+    attribute: bool  # used as `x.name` for any x
+    qualifiers: frozenset[str] = frozenset()  # the x of every `x.name`
+
+
+@dataclass(frozen=True)
+class Evidence:
+    anchor: tuple[int, int]  # line range of the innermost definition around the cursor
+    import_idents: frozenset[str]  # every identifier on an import line
+    bound: frozenset[str]  # names and modules the imports bind (`Name`, `mod`, `np`)
+    uses: dict[str, NameUse]
+    star_import: bool  # `from x import *`, `export * from`, `use a::*`
+    # type name -> distance of the nearest receiver declared with it (`f: HelpFormatter`)
+    receiver_types: dict[str, int] = None  # type: ignore[assignment]
+    # variable -> its declared types (`formatter` -> {"HelpFormatter"})
+    receivers: dict[str, frozenset[str]] = None  # type: ignore[assignment]
+
+    def use(self, name: str) -> NameUse | None:
+        return self.uses.get(name)
+
+
+_NODE_ATTRS: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
+_MEMO_LOCK = threading.Lock()
+
+
+def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object, go: bool,
+                     kept: dict) -> tuple[dict[str, frozenset[str]], tuple[tuple[int, str, str], ...]]:
+    """name -> qualifiers it follows in one top-level node, and the (relative row,
+    variable, type) receivers it declares (memoized per node; `kept` collects the
+    entries this request used, which are all the memo keeps afterwards: old versions
+    of an edited node are not held on to)."""
+    hit = _NODE_ATTRS.get(id(idents))
+    if hit is not None and hit[0] is idents:
+        kept[id(idents)] = hit
+        return hit[1]
+    found: dict[str, set[str]] = {}
+    typed: list[tuple[int, str, str]] = []
+    for row in range(first, min(last, len(lines) - 1) + 1):
+        line = lines[row]
+        for q, n in line_attributes(line):
+            found.setdefault(n, set()).add(q)
+        if ":" in line or "=" in line or go:
+            typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
+    result = ({n: frozenset(qs) for n, qs in found.items()}, tuple(typed))
+    kept[id(idents)] = (idents, result)
+    return result
+
+
+_ALIAS = re.compile(r"\bas\s+([A-Za-z_$][\w$]*)")
+_VERSION = re.compile(r"^v\d+$")
+
+
+def bound_names(imports: Sequence, lines: Sequence[str], resolver: str) -> frozenset[str]:
+    """What a file's imports bind: imported names, aliases, module names (`import a.b`
+    binds `a`; a Go path binds its last segment; a Rust `use` binds its segments)."""
+    out: set[str] = set()
+    for imp in imports:
+        out.update(imp.names)
+        text = "\n".join(lines[imp.start:imp.end + 1]) if imp.start < len(lines) else ""
+        out.update(_ALIAS.findall(text))
+        path = imp.path.strip().strip("\"'")
+        if resolver == "go":
+            segs = [s for s in path.split("/") if s]
+            while len(segs) > 1 and _VERSION.match(segs[-1]):
+                segs.pop()
+            if segs:
+                last = segs[-1].split(".")[0]
+                out.update({last, last.removeprefix("go-"), last.replace("-", "_")})
+        elif resolver == "rust":
+            out.update(_IDENTS.findall(path))
+        elif resolver == "python" and not imp.names and path and not path.startswith("."):
+            out.add(path.split(".")[0])
+    out.discard("")
+    return frozenset(out)
+
+
+_IDENTS = re.compile(r"[A-Za-z_$][\w$]*")
+_DEF_ROWS: dict[int, tuple[object, dict[str, tuple[int, ...]]]] = {}
+DEF_SPAN = 4  # a definition's name sits on one of its first lines
+
+
+def definition_rows(items: Sequence) -> dict[str, tuple[int, ...]]:
+    """name -> first lines of the file's definitions of it (a definition is not a use
+    of itself: rows start..start+DEF_SPAN-1 are not counted)."""
+    hit = _DEF_ROWS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    rows: dict[str, tuple[int, ...]] = {}
+    for it in items:
+        name = it[0]
+        if name and it[1] != "import":
+            rows[name] = rows.get(name, ()) + (it[3],)
+    if len(_DEF_ROWS) > 32:
+        _DEF_ROWS.clear()
+    _DEF_ROWS[id(items)] = (items, rows)
+    return rows
+
+
+def _own(row: int, starts: tuple[int, ...]) -> bool:
+    for s in starts:
+        if s <= row < s + DEF_SPAN:
+            return True
+    return False
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def anchor_range(items: Sequence, cursor_line: int, lines: Sequence[str] = ()
+                 ) -> tuple[int, int]:
+    """The innermost outline item (function, method, class) around the cursor line;
+    the cursor line itself when none encloses it. A cursor on an indented line just
+    below a definition (the body's next line, not parsed into it yet) belongs to it."""
+    indent = _indent(lines[cursor_line]) if cursor_line < len(lines) else 0
+    best = (cursor_line, cursor_line)
+    best_level = -1
+    starts = [it.start for it in items]
+    at = bisect.bisect_right(starts, cursor_line)
+    # items are in file order; containers precede their members
+    for k in range(at - 1, -1, -1):
+        it = items[k]
+        if it.kind == "import":
+            continue
+        inside = it.start <= cursor_line <= it.end
+        if not inside and indent and cursor_line - 2 <= it.end < cursor_line and \
+                it.start < len(lines) and _indent(lines[it.start]) < indent:
+            inside = True  # the line right after its body, indented into it
+        if inside and it.level > best_level:
+            best, best_level = (it.start, max(it.end, cursor_line)), it.level
+            if it.level >= 2:
+                break
+        if it.level == 1 and it.end < cursor_line - 2 and best_level >= 1:
+            break
+    return best
+
+
+def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
+           typing_line: int = -1) -> Evidence:
+    """Evidence for `names` in the current file's `analysis` with the cursor at
+    `cursor_line` (0-based). `typing_line`: a line being typed at its end, whose
+    half-written names are not evidence yet (-1: none)."""
+    lines = analysis.lines
+    import_lines = analysis.import_lines
+    import_idents: set[str] = set()
+    star = False
+    for row in import_lines:
+        if row < len(lines):
+            line = lines[row]
+            import_idents |= line_identifiers(line)
+            star = star or "*" in line
+    bound = bound_names(analysis.imports, lines, resolver)
+    def_rows = definition_rows(analysis.items)
+    anchor = anchor_range(analysis.items, cursor_line, lines)
+    lo, hi = anchor
+    wanted = set(names)
+    nodes: dict[str, int] = {}
+    distance: dict[str, int] = {}
+    qualified: set[str] = set()
+    attribute: set[str] = set()
+    quals: dict[str, set[str]] = {}
+    go = resolver == "go"
+    kept: dict = {}
+    receiver_types: dict[str, int] = {}
+    receivers: dict[str, set[str]] = {}
+    for first, last, ident_set, idents in analysis.usages:
+        hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
+        if not hits:
+            continue
+        attrs, typed = _node_attributes(lines, first, last, idents, go, kept)
+        for rel, var, type_name in typed:
+            if type_name not in wanted:
+                continue
+            row = first + rel
+            d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
+            if d < receiver_types.get(type_name, FAR):
+                receiver_types[type_name] = d
+            receivers.setdefault(var, set()).add(type_name)
+        cursor_here = first <= typing_line <= last
+        gap = lo - last if last < lo else (first - hi if first > hi else 0)
+        for name in hits:
+            if cursor_here:
+                rows = idents[name]
+                if len(rows) == 1 and rows[0] + first == typing_line:
+                    continue  # the line being typed is not evidence yet (half a name)
+            nodes[name] = nodes.get(name, 0) + 1
+            qs = attrs.get(name)
+            if qs:
+                attribute.add(name)
+                quals.setdefault(name, set()).update(qs)
+                if not qs.isdisjoint(bound):
+                    qualified.add(name)
+            best = distance.get(name, FAR)
+            if best == 0:
+                continue
+            if last < lo - best or first > hi + best:
+                continue
+            if gap > NEAR_ROWS and not (first in import_lines):
+                # a node far from the anchor: its distance, not each row's (proximity
+                # hardly differs out there, and this keeps long files cheap)
+                if gap < best:
+                    distance[name] = gap
+                continue
+            own = def_rows.get(name, ())
+            rows = idents[name]
+            # the nearest rows to the anchor first (rows are ascending); all of them
+            # only when those few are excluded (import lines, the definition itself)
+            at = bisect.bisect_left(rows, lo - first)
+            near = rows[max(0, at - 2):at + 2]
+            for group in (near, rows):
+                found = False
+                for rel in group:
+                    row = first + rel
+                    if row in import_lines or row == typing_line or (own and _own(row, own)):
+                        continue
+                    found = True
+                    d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
+                    if d < best:
+                        best = d
+                if found or len(near) == len(rows):
+                    break
+            distance[name] = best
+    with _MEMO_LOCK:
+        _NODE_ATTRS.clear()
+        _NODE_ATTRS.update(kept)
+    uses = {n: NameUse(c, distance.get(n, FAR), n in qualified, n in attribute,
+                       frozenset(quals.get(n, ())))
+            for n, c in nodes.items()}
+    return Evidence(anchor, frozenset(import_idents), bound, uses, star, receiver_types,
+                    {v: frozenset(t) for v, t in receivers.items()})

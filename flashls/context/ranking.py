@@ -1,0 +1,418 @@
+"""One budget for the same-file outline and the neighbor signatures, spent on merit.
+
+Every entry (an import statement or definition of the current file outside the
+window, a signature of an imported file) gets a score from the evidence of how its
+name reaches the file and how near the cursor it is used (`evidence.py`); the entries
+are then taken greedily, best first, with the containers they need, while they fit.
+No tier has a fixed share.
+
+Scores, roughly: a name on an import line (`from .m import Name`, `use a::Name`) or
+used as a module attribute (`mod.Name`, `pkg.Name`) is the strongest evidence; a
+plain use counts as much where the language merges the neighbor's names into the file
+(Go / Java package, C include, star import); a method counts when its class has
+evidence and the file calls `.method`; uses inside the definition around the cursor
+add the most, other uses less with distance; the rest fills what is left, nearest
+and top-level first.
+
+**Stability.** While the cursor stays inside one definition (the anchor), the
+previous selection is kept whole: entries with strong new evidence (a name just typed)
+are added only in what it leaves free. Consecutive prompts then share
+their whole head and the prefix cache keeps hitting.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import os
+import re
+import threading
+from dataclasses import dataclass
+from typing import Sequence
+
+from cachetools import LRUCache
+
+from .evidence import FAR, Evidence, anchor_range, gather
+from .memo import line_identifiers
+from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
+from .outline import CONTAINER_KINDS, Item, closure
+
+# evidence weights (x100): how surely the name is this entry
+NAMED = 1.0  # on an import line of the file
+QUALIFIED = 1.0  # `mod.Name` with `mod` bound by an import
+MERGED = 0.9  # plain use where the neighbor's names are in scope (Go package, C include)
+TYPED_MEMBER = 0.85  # `.method` on a receiver declared with its container's type
+MEMBER = 0.75  # `.method` of a container that has evidence
+LOCAL = 0.7  # a definition of the current file used near the cursor
+IMPORT_STATEMENT = 0.5  # an import statement of the current file, by its names' uses
+CONSTRUCTOR = 0.5  # the constructor of a container that has evidence
+MODULE = 0.45  # an unused top-level name of a module used as `mod.X`
+USED = 0.35  # plain use, no other evidence (might be a local of the same name)
+LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
+RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
+UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
+IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
+STRONG = 30.0  # new evidence scoring above this (a name used in the anchor) changes a kept selection
+CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
+
+
+def _near(distance: int) -> float:
+    """Proximity of the nearest use to the anchor: 1 inside it, decaying to 0.3."""
+    if distance >= FAR:
+        return 0.1
+    return 0.3 + 0.7 / (1.0 + distance / 60.0)
+
+
+def _freq(nodes: int) -> float:
+    return min(10.0, 2.5 * math.log2(1 + nodes))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    score: float
+    file: int  # index into the neighbor files; -1 for the current file's outline
+    item: int
+
+
+def _has_evidence(name: str, ev: Evidence) -> bool:
+    return name in ev.bound or name in ev.uses
+
+
+def _typed(use, ev: Evidence, memo: dict | None) -> frozenset[str]:
+    if memo is None:
+        return _receiver_types(use, ev)
+    hit = memo.get(id(use))
+    if hit is None:
+        hit = memo[id(use)] = _receiver_types(use, ev)
+    return hit
+
+
+def _receiver_types(use, ev: Evidence) -> frozenset[str]:
+    out: set[str] = set()
+    for q in use.qualifiers:
+        out.update(ev.receivers.get(q, ()))
+    return frozenset(out)
+
+
+def _dunder(name: str) -> bool:
+    return name[:2] == "__" and name[-2:] == "__" and len(name) > 4
+
+
+def _module_use(file: NeighborFile, ev: Evidence):
+    """How the file is used as a module (`types.IntRange`, `cobra.Command`): its name
+    is bound by an import and used as a qualifier. None when it is not."""
+    name = module_name(file.path, file.analysis.package)
+    if name not in ev.bound:
+        return None
+    return ev.uses.get(name)
+
+
+def module_name(path: str, package: str | None = None) -> str:
+    """The name a file is usually imported under: its package clause (Go, Java), its
+    stem, or its directory's for `__init__.py`, `index.ts`, `mod.rs`."""
+    if package:
+        return package.strip().split(".")[-1]
+    directory, base = os.path.split(path)
+    stem = base.split(".")[0]
+    if stem in ("__init__", "index", "mod") or base.endswith(".go"):
+        stem = os.path.basename(directory)
+    return stem
+
+
+_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
+
+
+def _receiver_of(item: Item) -> str | None:
+    """The receiver type of a Go method (`func (c *Command) Name()` -> Command)."""
+    for line in item.lines:
+        m = _GO_RECEIVER.match(line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
+                    merged: bool, module=None, typed_memo: dict | None = None) -> float:
+    use = ev.uses.get(item.name)
+    parent = items[item.parent] if item.parent != -1 else None
+    owner = _receiver_of(item) if parent is None and item.kind == "method" else None
+    if owner is not None:
+        # a Go method: a member of its receiver type
+        if owner in ev.receiver_types and (use is None or not use.attribute or
+                                           owner in _typed(use, ev, typed_memo)):
+            d = ev.receiver_types[owner]
+            if use is None:
+                return 100 * RECEIVER_MEMBER * _near(d)
+            return 100 * TYPED_MEMBER * _near(use.distance) + _freq(use.nodes)
+    if _dunder(item.name):
+        use = None  # `super().__init__` everywhere says nothing about one class
+    if use is None:
+        if parent is not None and item.name in CONSTRUCTORS and \
+                _has_evidence(parent.name, ev):
+            p = ev.uses.get(parent.name)
+            return 100 * CONSTRUCTOR * _near(p.distance if p else FAR)
+        if parent is not None and parent.name in ev.receiver_types:
+            # a method of a type some receiver near the cursor has (`f: HelpFormatter`)
+            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name])
+        if module is not None and module.distance < FAR and item.level <= 1:
+            # a module this file uses as `mod.X`: its other names may be next
+            return 100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2
+        # nothing points at it: fill what is left, top-level and early imports first
+        return (3.0 if item.level <= 1 else 1.0) / (1.0 + file.rank / 4.0)
+    near = _near(use.distance)
+    if parent is None and item.name in ev.bound:
+        weight = NAMED
+        if use.distance >= FAR:
+            near = UNUSED_IMPORT
+    elif parent is None and use.qualified:
+        weight = QUALIFIED
+    elif parent is None and (merged or ev.star_import):
+        weight = MERGED
+    elif parent is None and item.kind == "method" and use.attribute:
+        weight = MEMBER  # a Go method (declared at top level with its receiver)
+    elif parent is not None:
+        if use.attribute and parent.name in _typed(use, ev, typed_memo):
+            # a receiver declared with this type calls it (`f: HelpFormatter`, `f.x()`)
+            weight = TYPED_MEMBER
+        elif use.attribute and parent.name in ev.receiver_types:
+            weight = MEMBER
+        elif use.attribute and _has_evidence(parent.name, ev):
+            weight = MEMBER
+        elif use.attribute:
+            weight = LOOSE_MEMBER
+        else:
+            weight = LOOSE_MEMBER / 2
+    else:
+        weight = USED
+    if item.kind == "impl":
+        weight *= IMPL  # `impl Trait for Type` headers: named after a used type, many
+    return 100 * weight * near + _freq(use.nodes)
+
+
+def _outline_score(items: Sequence[Item], index: int, ev: Evidence,
+                   window: tuple[int, int]) -> float:
+    item = items[index]
+    lo, hi = window
+    gap = lo - item.end if item.end < lo else max(0, item.start - hi)
+    if item.kind == "import":
+        nearest = min((u.distance for line in item.lines for name in _idents(line)
+                       if (u := ev.uses.get(name)) is not None), default=FAR)
+        return 100 * IMPORT_STATEMENT * _near(nearest) - index * 1e-4
+    use = ev.uses.get(item.name)
+    if use is not None and use.distance < FAR and not _dunder(item.name):
+        weight = LOCAL * (0.5 if item.kind in CONTAINER_KINDS else 1.0)
+        return 100 * weight * _near(use.distance) + _freq(use.nodes)
+    return 8.0 / (1.0 + gap / 60.0) + (1.0 if item.level <= 1 else 0.0)
+
+
+def _idents(line: str):
+    from .memo import line_identifiers
+    return line_identifiers(line)
+
+
+def _merged(spec_resolver: str, path: str, file: NeighborFile) -> bool:
+    if spec_resolver == "c":
+        return True
+    if spec_resolver in ("go", "java"):
+        return os.path.dirname(os.path.abspath(file.path)) == \
+            os.path.dirname(os.path.abspath(path))
+    return False
+
+
+MAX_OUTLINE_FILL = 160  # same-file entries without evidence beyond the nearest never fit
+
+
+def _nearest_or_used(analysis, outline: list[int], window: tuple[int, int],
+                     cursor_line: int) -> list[int]:
+    """The outline candidates worth scoring in a long file: imports, names used in the
+    definition around the cursor, and the MAX_OUTLINE_FILL nearest to the window."""
+    items, lines = analysis.items, analysis.lines
+    lo, hi = anchor_range(items, cursor_line, lines)
+    used: set[str] = set()
+    for row in range(max(0, lo), min(hi, lo + 400, len(lines) - 1) + 1):
+        used |= line_identifiers(lines[row])
+    starts = [items[i].start for i in outline]
+    k = bisect.bisect_left(starts, window[0])
+    near = set(outline[max(0, k - MAX_OUTLINE_FILL // 2):k + MAX_OUTLINE_FILL // 2])
+    return [i for i in outline if i in near or items[i].kind == "import" or
+            items[i].name in used]
+
+
+def outline_candidates(items: Sequence[Item], window: tuple[int, int]) -> list[int]:
+    """Current-file items the window does not already show (or head)."""
+    lo, hi = window
+    out = []
+    for index, item in enumerate(items):
+        if lo <= item.start and item.end <= hi:
+            continue
+        if item.kind not in CONTAINER_KINDS and item.start <= hi and item.end >= lo:
+            continue  # overlaps the window, which shows (or heads) it already
+        if item.kind == "import" and lo <= item.start <= hi:
+            continue
+        out.append(index)
+    return out
+
+
+def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
+         files: Sequence[NeighborFile], resolver: str, typing_line: int = -1
+         ) -> tuple[list[Candidate], Evidence]:
+    """Every candidate entry, best first."""
+    outline = outline_candidates(analysis.items, window)
+    if len(outline) > MAX_OUTLINE_FILL:
+        outline = _nearest_or_used(analysis, outline, window, cursor_line)
+    names = {analysis.items[i].name for i in outline if analysis.items[i].name}
+    for f in files:
+        names.update(it.name for it in f.analysis.items if it.name)
+        names.add(module_name(f.path, f.analysis.package))
+    ev = gather(analysis, cursor_line, names, resolver, typing_line)
+    cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
+    typed_memo: dict = {}
+    for f_index, f in enumerate(files):
+        merged = _merged(resolver, path, f)
+        module = _module_use(f, ev)
+        items = f.analysis.items
+        for i_index, item in enumerate(items):
+            if item.kind == "import":
+                continue
+            cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
+                                                   typed_memo), f_index, i_index))
+    # by score alone: weighing by cost (value per token) lets cheap noise (fields,
+    # one-line constants) crowd out the signature that is needed (measured on dev)
+    cands.sort(key=lambda c: (-c.score, c.file, c.item))
+    return cands, ev
+
+
+@dataclass(frozen=True)
+class Selection:
+    outline: frozenset[int]
+    neighbors: NeighborPlan
+    outline_used: int  # tokens of the outline part, its label included
+    used: int  # tokens of everything selected, labels included
+    demand: int
+
+
+def _key(files: Sequence[NeighborFile], outline_items: Sequence[Item], c: Candidate):
+    item = files[c.file].analysis.items[c.item] if c.file >= 0 else outline_items[c.item]
+    source = files[c.file].source if c.file >= 0 else ""
+    return (source, item.name, item.kind, item.lines[:1])
+
+
+def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
+           files: Sequence[NeighborFile], outline_source: str, budget: int,
+           keep: frozenset | None = None, *, frozen: bool = False
+           ) -> tuple[Selection, frozenset]:
+    """Greedy whole-entry selection within `budget`. With `keep` (the keys selected
+    last time in the same anchor), kept entries and strong new ones go first;
+    `frozen` takes the kept entries only (when they still exist)."""
+    order: Sequence[Candidate] = cands
+    if keep:
+        # kept entries first (never evicted while the anchor holds), then strong new
+        # evidence in what is left, then the rest; `frozen`: kept entries only
+        held = [_key(files, outline_items, c) in keep for c in cands]
+        kept = [c for c, h in zip(cands, held) if h]
+        if frozen:
+            order = kept
+        else:
+            strong = [c for c, h in zip(cands, held) if not h and c.score >= STRONG]
+            rest = [c for c, h in zip(cands, held) if not h and c.score < STRONG]
+            order = kept + strong + rest
+    chosen_outline: set[int] = set()
+    chosen: list[set[int]] = [set() for _ in files]
+    used = 0
+    outline_used = 0
+    misses = 0
+    for c in order:
+        if budget - used < 2 or misses > 64:
+            break
+        if c.file < 0:
+            items, picked, source = outline_items, chosen_outline, outline_source
+        else:
+            items, picked, source = files[c.file].analysis.items, chosen[c.file], \
+                files[c.file].source
+        need = closure(items, c.item, picked)
+        if not need:
+            continue
+        cost = sum(entry_cost(items[i]) for i in need) + (0 if picked else part_overhead(source))
+        if used + cost > budget:
+            misses += 1
+            continue
+        misses = 0
+        picked.update(need)
+        used += cost
+        if c.file < 0:
+            outline_used += cost
+    demand = _items_cost(outline_items, True) + sum(
+        _items_cost(f.analysis.items, False) + part_overhead(f.source) for f in files)
+    plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
+                        demand)
+    keys = frozenset([_key(files, outline_items, Candidate(0.0, -1, i)) for i in chosen_outline]
+                     + [_key(files, outline_items, Candidate(0.0, f, i))
+                        for f, picked in enumerate(chosen) for i in picked])
+    return Selection(frozenset(chosen_outline), plan, outline_used, used, demand), keys
+
+
+_COSTS: dict[tuple[int, bool], tuple[object, int]] = {}
+
+
+def _items_cost(items: Sequence[Item], with_imports: bool) -> int:
+    """Cost of all of a file's entries (memoized per items tuple)."""
+    key = (id(items), with_imports)
+    hit = _COSTS.get(key)
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    cost = sum(entry_cost(it) for it in items if with_imports or it.kind != "import")
+    if len(_COSTS) > 256:
+        _COSTS.clear()
+    _COSTS[key] = (items, cost)
+    return cost
+
+
+_LAST: LRUCache = LRUCache(maxsize=64)  # document -> (budget, {anchor: kept keys})
+_LOCK = threading.Lock()
+
+
+def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
+                  window: tuple[int, int], files: Sequence[NeighborFile], resolver: str,
+                  outline_source: str, budget: int, typing_line: int = -1) -> Selection:
+    """`rank` + `choose`, keeping the previous selection while the anchor is the same."""
+    cands, ev = rank(analysis, path, cursor_line, window, files, resolver, typing_line)
+    lo, _ = ev.anchor
+    anchor_item = next((it for it in analysis.items if it.start == lo and it.kind != "import"),
+                       None)
+    anchor = (anchor_item.name, anchor_item.kind, anchor_item.lines[:1]) if anchor_item \
+        else None
+    with _LOCK:
+        memo = _LAST.get(doc_key)
+        if memo is None or memo[0] != budget:
+            memo = _LAST[doc_key] = (budget, {})  # anchor -> kept keys, latest last
+    anchors = memo[1]
+    last_anchor = next(reversed(anchors), None) if anchors else None
+    if anchor is None and last_anchor is not None:
+        # no definition around the cursor: usually a half-typed line the parser cannot
+        # place yet. Keep the last selection as it is, and the anchor it belongs to.
+        selection, keys = choose(cands, analysis.items, files, outline_source, budget,
+                                 anchors[last_anchor], frozen=True)
+        _remember(anchors, last_anchor, keys)
+        return selection
+    # a few recent anchors are remembered: an edit that makes the parser flip between
+    # two definitions (a doc comment being typed) finds each one's selection again
+    selection, keys = choose(cands, analysis.items, files, outline_source, budget,
+                             anchors.get(anchor))
+    _remember(anchors, anchor, keys)
+    return selection
+
+
+ANCHORS_PER_DOCUMENT = 4
+
+
+def _remember(anchors: dict, anchor, keys: frozenset) -> None:
+    with _LOCK:
+        anchors.pop(anchor, None)
+        anchors[anchor] = keys
+        while len(anchors) > ANCHORS_PER_DOCUMENT:
+            del anchors[next(iter(anchors))]
+
+
+def forget() -> None:
+    with _LOCK:
+        _LAST.clear()
