@@ -47,7 +47,8 @@ EXPLANATION = "This adds **FAKE_EXPLANATION** numbers and `returns` them."
 NEXT_EDIT_SYSTEM = "You are flashls, predicting the next edit"
 NEXT_EDIT_CURSOR = "<|user_cursor|>"
 NEXT_EDIT_MAX_TOKENS = 99
-RENAMES = {"def area(size": ("width", "size"), "def volume(length": ("side", "length")}
+RENAMES = {"def area(size": ("width", "size"), "def volume(length": ("side", "length"),
+           "def shift(delta": ("offset", "delta")}
 GEOMETRY = ("import math\n"
             "\n"
             "\n"
@@ -55,6 +56,8 @@ GEOMETRY = ("import math\n"
             "    product = width * height\n"
             "    print('width', width)\n"
             "    return product\n")
+FOCUS = ("def shift(offset, items):\n"
+         "    return [i + offset for i in items]\n")
 VOLUME = ("def volume(side, depth):\n"
           "    base = side * side\n"
           "    return base * depth\n")
@@ -134,6 +137,7 @@ WORKSPACE_FILES = {
     "unauthorized.py": "def k(values):\n    \n",
     "geometry.py": GEOMETRY,
     "volume.py": VOLUME,
+    "focus.py": FOCUS,
 }
 
 # Keep VS Code's own popups out of the way of Tab and the palette.
@@ -459,6 +463,32 @@ def test_a_next_edit_dismissed_with_escape_leaves_the_file_unchanged(vscode):
     assert vscode.save("volume.py", RENAMED_VOLUME)
     assert not [row for row in ledger_next_edits(vscode) if row[2] and row[1] == len("lengthlength")]
 
+
+
+def editor_focused(vscode) -> bool:
+    return vscode.ui.eval("!!document.activeElement && !!document.activeElement.closest('.monaco-editor')")
+
+
+def test_with_tab_moving_focus_tab_leaves_a_next_edit_alone(vscode):
+    """Ctrl+M ("Tab moves focus", an accessibility mode) gives Tab to focus
+    navigation: it must not accept a next edit the user cannot see being applied."""
+    rename_parameter(vscode, "focus.py", 1, 11, "delta")
+    assert vscode.ui.wait_next_edit() == {"deleted": ["offset"], "inserted": ["delta"]}
+    vscode.ui.keys("Control+M")  # editor.action.toggleTabFocusMode
+    vscode.ui.wait_js("[...document.querySelectorAll('.statusbar-item')]"
+                      ".some((i) => i.innerText.includes('Tab Moves Focus'))")
+    try:
+        vscode.ui.keys("Tab")
+        wait_until("Tab to move the focus out of the editor", lambda: not editor_focused(vscode),
+                   timeout_s=10)
+    finally:
+        vscode.driver.call("click", selector=".editor-group-container.active .monaco-editor .view-lines")
+        vscode.ui.keys("Control+M")
+        vscode.ui.wait_js("![...document.querySelectorAll('.statusbar-item')]"
+                          ".some((i) => i.innerText.includes('Tab Moves Focus'))")
+    vscode.ui.keys("Escape")
+    vscode.ui.wait_no_next_edit()
+    assert vscode.save("focus.py", FOCUS.replace("(offset,", "(delta,"))
 
 
 # Last: it leaves the server paused on a bad key.
