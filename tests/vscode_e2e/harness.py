@@ -242,6 +242,29 @@ GHOST_JS = """(() => {
   return ghosts.map((g) => g.textContent).join('').replace(/\u00a0/g, ' ');
 })()"""
 
+# A next edit as clients/vscode/src/nextEdit.ts decorates it (VS Code 1.139 names the
+# classes `ced-<n>-TextEditorDecorationType<m>-…`, so they are found by their style):
+# the old text in spans struck through, the new text as the `::after` content of an
+# empty span behind it.
+NEXT_EDIT_JS = """(() => {
+  const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+  if (!editor) return { deleted: [], inserted: [] };
+  const spans = [...editor.querySelectorAll('.view-line span[class*="TextEditorDecorationType"]')];
+  const deleted = spans.filter((s) => getComputedStyle(s).textDecorationLine.includes('line-through'))
+    .map((s) => s.textContent.replace(/\u00a0/g, ' '));
+  const inserted = spans.map((s) => getComputedStyle(s, '::after').content)
+    .filter((c) => c && c !== 'none' && c !== 'normal')
+    .map((c) => { try { return JSON.parse(c); } catch { return c; } });
+  return { deleted, inserted };
+})()"""
+
+# The cursor as the status bar shows it: [line, column], both from 1.
+CURSOR_JS = """(() => {
+  const item = document.querySelector('[id="status.editor.selection"]');
+  const m = item && /Ln (\\d+), Col (\\d+)/.exec(item.innerText);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+})()"""
+
 
 class Workbench:
     """VS Code's UI, through the driver."""
@@ -318,6 +341,30 @@ class Workbench:
     def wait_ghost(self, contains: str, timeout_s: float = 30) -> str:
         return self.wait_js(f"(() => {{ const g = {GHOST_JS}; return g.includes({json.dumps(contains)}) ? g : null; }})()",
                             timeout_s)
+
+    def next_edit(self) -> dict:
+        """What the active editor shows of a next edit: {deleted: [...], inserted: [...]}."""
+        return self.eval(NEXT_EDIT_JS)
+
+    def wait_next_edit(self, timeout_s: float = 30) -> dict:
+        """A next edit shown with both parts: struck-through old text, new text after it."""
+        return self.wait_js(f"(() => {{ const n = {NEXT_EDIT_JS};"
+                            " return n.deleted.length && n.inserted.length ? n : null; })()", timeout_s)
+
+    def wait_no_next_edit(self, timeout_s: float = 30) -> None:
+        self.wait_js(f"(() => {{ const n = {NEXT_EDIT_JS};"
+                     " return !n.deleted.length && !n.inserted.length; })()", timeout_s)
+
+    def wait_cursor(self, line: int, column: int, timeout_s: float = 10) -> None:
+        self.wait_js(f"(() => {{ const c = {CURSOR_JS};"
+                     f" return !!c && c[0] === {line} && c[1] === {column}; }})()", timeout_s)
+
+    def line_text(self, line: int) -> str:
+        """The text of a line of the active editor as rendered (line from 1, in view)."""
+        return self.eval("(() => { const lines = [...document.querySelectorAll("
+                         "'.editor-group-container.active .monaco-editor .view-line')]"
+                         ".sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));"
+                         f" const l = lines[{line - 1}]; return l ? l.textContent.replace(/\u00a0/g, ' ') : null; }})()")
 
     def notifications(self) -> list[str]:
         return self.eval("[...document.querySelectorAll('.notification-list-item-message')].map((n) => n.innerText)")

@@ -12,7 +12,9 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,26 @@ TARGETS = [
 REWRITE_INSTRUCTION = "add spaces around the operator"
 REWRITTEN = "    return a + b"
 EXPLANATION = "This adds **FAKE_EXPLANATION** numbers and `returns` them."
+
+# Next edits: the parameter each file's signature renames, and what the fake then
+# rewrites in the editable region (every other use of the old name).
+NEXT_EDIT_SYSTEM = "You are flashls, predicting the next edit"
+NEXT_EDIT_CURSOR = "<|user_cursor|>"
+NEXT_EDIT_MAX_TOKENS = 99
+RENAMES = {"def area(size": ("width", "size"), "def volume(length": ("side", "length"),
+           "def shift(delta": ("offset", "delta")}
+GEOMETRY = ("import math\n"
+            "\n"
+            "\n"
+            "def area(width, height):\n"
+            "    product = width * height\n"
+            "    print('width', width)\n"
+            "    return product\n")
+FOCUS = ("def shift(offset, items):\n"
+         "    return [i + offset for i in items]\n")
+VOLUME = ("def volume(side, depth):\n"
+          "    base = side * side\n"
+          "    return base * depth\n")
 
 
 def tools_or_skip() -> Tools:
@@ -67,7 +89,33 @@ def requests_for(fake: FakeDeepSeek, marker: str, since: int = 0) -> list[Record
             if marker in r.body.get("prompt", "").rsplit("=====", 1)[-1]]
 
 
+_FENCE = re.compile(r"^(`{3,})[^\n]*\n(.*?)\n\1$", re.S | re.M)
+
+
+def is_next_edit(req: Recorded) -> bool:
+    messages = req.body.get("messages") or [{}]
+    return str(messages[0].get("content", "")).startswith(NEXT_EDIT_SYSTEM)
+
+
+def next_edit_region(req: Recorded) -> str:
+    """The editable region: the last fenced block of the last user message."""
+    user = [m for m in req.body["messages"] if m["role"] == "user"][-1]["content"]
+    return [m.group(2) for m in _FENCE.finditer(user)][-1]
+
+
+def next_edit_answer(req: Recorded) -> Reply:
+    """The region with the other uses of a renamed parameter renamed too (quoted words
+    kept), or unchanged: one fenced block, as the contract says."""
+    region = next_edit_region(req).replace(NEXT_EDIT_CURSOR, "")
+    for signature, (old, new) in RENAMES.items():
+        if signature in region:
+            region = re.sub(rf"(?<!')\b{old}\b(?!')", new, region)
+    return Reply(text=f"```python\n{region}\n```")
+
+
 def respond(req: Recorded) -> Reply:
+    if is_next_edit(req):
+        return next_edit_answer(req)
     if req.path.endswith("/beta/completions"):
         line = req.body.get("prompt", "").rsplit("\n", 1)[-1]
         for target in TARGETS:
@@ -87,6 +135,9 @@ WORKSPACE_FILES = {
     "rewrite.py": "def add(a, b):\n    return a+b\n",
     "explain.py": "def add(a, b):\n    return a + b\n",
     "unauthorized.py": "def k(values):\n    \n",
+    "geometry.py": GEOMETRY,
+    "volume.py": VOLUME,
+    "focus.py": FOCUS,
 }
 
 # Keep VS Code's own popups out of the way of Tab and the palette.
@@ -108,7 +159,9 @@ EDITOR_SETTINGS = {
 
 def workspace_settings(fake: FakeDeepSeek, **extra) -> dict:
     return {"flashls.baseUrl": fake.url, "flashls.apiKey": API_KEY,
-            "flashls.completion.debounceMs": 0, "flashls.trace.server": "messages", **extra}
+            "flashls.completion.debounceMs": 0, "flashls.trace.server": "messages",
+            "flashls.nextEdit.debounceMs": 300, "flashls.nextEdit.maxTokens": NEXT_EDIT_MAX_TOKENS,
+            **extra}
 
 
 class Session:
@@ -328,6 +381,117 @@ def test_healthy_session_has_no_error_lines_and_no_duplicates(vscode):
     assert not any(re.match(r"(DEBUG|INFO|WARNING|ERROR) flashls", line) for line in lines), lines
 
 
+def next_edit_requests(fake: FakeDeepSeek, marker: str, since: int = 0) -> list[Recorded]:
+    """The upstream next-edit requests since `since` whose region holds `marker`."""
+    return [r for r in fake.completion_requests()[since:]
+            if is_next_edit(r) and marker in next_edit_region(r)]
+
+
+def rename_parameter(vscode, name: str, line: int, column: int, new: str) -> None:
+    """Select the word at line:column (from 1) and type a new name over it."""
+    vscode.ui.open_file(name)
+    vscode.ui.goto(line, column)
+    vscode.ui.keys("Control+Shift+ArrowRight")
+    vscode.ui.type(new)
+
+
+def trace_count(vscode, message: str) -> int:
+    return vscode.log("flashls Trace").count(message)
+
+
+def ledger_next_edits(vscode) -> list[tuple[str, int, float | None]]:
+    """(suggestion id, chars, accepted_ts) of the next edits in the server's usage
+    ledger (its default place: $XDG_STATE_HOME/flashls, inside the test's folder)."""
+    path = vscode.home / "xdg-state" / "flashls" / "usage.sqlite3"
+    if not path.exists():
+        return []
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as db:
+        return db.execute("SELECT suggestion_id, chars, accepted_ts FROM suggestions"
+                          " WHERE suggestion_id LIKE 'nes-%' ORDER BY ts").fetchall()
+
+
+RENAMED_GEOMETRY = GEOMETRY.replace("width", "size").replace("'size'", "'width'")
+
+
+def test_a_next_edit_after_a_rename_is_shown_jumped_to_and_accepted_with_tab(vscode):
+    """#17: rename a parameter in the signature; after the pause its uses below are
+    offered (old name struck through, the new one after it); Alt+N jumps, Tab accepts."""
+    before = len(vscode.fake.completion_requests())
+    rename_parameter(vscode, "geometry.py", 4, 10, "size")
+    shown = vscode.ui.wait_next_edit()
+    assert shown == {"deleted": ["width", "width"], "inserted": ["size", "size"]}, shown
+    assert vscode.ui.line_text(6) == "    print('width', width)"  # nothing applied yet
+    sent = next_edit_requests(vscode.fake, "def area(size", before)
+    assert sent, [r.body for r in vscode.fake.completion_requests()[before:]]
+    request = sent[-1]
+    assert request.path.endswith("/chat/completions")
+    assert request.body["thinking"] == {"type": "disabled"}
+    assert request.body["max_tokens"] == NEXT_EDIT_MAX_TOKENS
+    user = request.body["messages"][-1]["content"]
+    assert "-def area(width, height):" in user and "+def area(size, height):" in user, user
+    assert NEXT_EDIT_CURSOR in next_edit_region(request)
+    assert trace_count(vscode, "Sending notification 'textDocument/didShowInlineEdit'")
+
+    vscode.ui.keys("Alt+N")  # flashls.jumpToNextEdit: to the first part of the edit
+    vscode.ui.wait_cursor(5, 15)
+    vscode.ui.keys("Tab")  # flashls.acceptNextEdit
+    vscode.ui.wait_no_next_edit()
+    assert vscode.save("geometry.py", RENAMED_GEOMETRY)
+    # The edit's command reached the server: the ledger has it shown and accepted.
+    accepted = wait_until("the accepted next edit in the ledger", lambda: [
+        row for row in ledger_next_edits(vscode) if row[1] == len("sizesize") and row[2]])
+    assert len(accepted) == 1, ledger_next_edits(vscode)
+
+
+RENAMED_VOLUME = VOLUME.replace("(side,", "(length,")
+
+
+def test_a_next_edit_dismissed_with_escape_leaves_the_file_unchanged(vscode):
+    before = len(vscode.fake.completion_requests())
+    rename_parameter(vscode, "volume.py", 1, 12, "length")
+    shown = vscode.ui.wait_next_edit()
+    assert shown == {"deleted": ["side", "side"], "inserted": ["length", "length"]}, shown
+    assert next_edit_requests(vscode.fake, "def volume(length", before)
+    commands = trace_count(vscode, "Sending request 'workspace/executeCommand")
+
+    vscode.ui.keys("Escape")  # flashls.dismissNextEdit
+    vscode.ui.wait_no_next_edit()
+    # The server is told it was rejected (flashls.nextEdit.rejected).
+    wait_until("the rejection sent to the server",
+               lambda: trace_count(vscode, "Sending request 'workspace/executeCommand") > commands)
+    assert vscode.ui.line_text(2) == "    base = side * side"
+    assert vscode.save("volume.py", RENAMED_VOLUME)
+    assert not [row for row in ledger_next_edits(vscode) if row[2] and row[1] == len("lengthlength")]
+
+
+
+def editor_focused(vscode) -> bool:
+    return vscode.ui.eval("!!document.activeElement && !!document.activeElement.closest('.monaco-editor')")
+
+
+def test_with_tab_moving_focus_tab_leaves_a_next_edit_alone(vscode):
+    """Ctrl+M ("Tab moves focus", an accessibility mode) gives Tab to focus
+    navigation: it must not accept a next edit the user cannot see being applied."""
+    rename_parameter(vscode, "focus.py", 1, 11, "delta")
+    assert vscode.ui.wait_next_edit() == {"deleted": ["offset"], "inserted": ["delta"]}
+    vscode.ui.keys("Control+M")  # editor.action.toggleTabFocusMode
+    vscode.ui.wait_js("[...document.querySelectorAll('.statusbar-item')]"
+                      ".some((i) => i.innerText.includes('Tab Moves Focus'))")
+    try:
+        vscode.ui.keys("Tab")
+        wait_until("Tab to move the focus out of the editor", lambda: not editor_focused(vscode),
+                   timeout_s=10)
+    finally:
+        vscode.driver.call("click", selector=".editor-group-container.active .monaco-editor .view-lines")
+        vscode.ui.keys("Control+M")
+        vscode.ui.wait_js("![...document.querySelectorAll('.statusbar-item')]"
+                          ".some((i) => i.innerText.includes('Tab Moves Focus'))")
+    vscode.ui.keys("Escape")
+    vscode.ui.wait_no_next_edit()
+    assert vscode.save("focus.py", FOCUS.replace("(offset,", "(delta,"))
+
+
+# Last: it leaves the server paused on a bad key.
 def test_a_401_from_the_api_turns_the_status_bar_to_error(vscode):
     vscode.fake.api_key = "sk-some-other-key"
     before = len(vscode.fake.completion_requests())
