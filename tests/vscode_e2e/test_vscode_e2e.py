@@ -21,7 +21,8 @@ import pytest
 
 from tests.fake_deepseek import FakeDeepSeek, Recorded, Reply
 from tests.vscode_e2e.harness import (
-    CACHE, ROOT, STATUS_RECORDER_JS, CodeServer, Driver, Tools, Workbench, build_vsix,
+    CACHE, ROOT, STATUS_RECORDER_JS, CodeServer, Driver, E2EFailure, Tools, Workbench,
+    build_vsix,
     wait_until,
 )
 
@@ -272,7 +273,15 @@ def test_missing_server_says_where_to_set_server_path_then_starts_from_it(vscode
 
 def test_status_bar_goes_starting_ready_then_shows_latency(vscode):
     vscode.type_at_end_of_line("status.py", 2, "total = ")
-    vscode.ui.wait_ghost("compute_sum(values)")
+    try:
+        vscode.ui.wait_ghost("compute_sum(values)", timeout_s=15)
+    except E2EFailure:
+        # The first keystrokes of the session can land between the server's "ready" and
+        # VS Code registering its inline completion provider (seen once in four runs:
+        # no inlineCompletion request at all). Type on, as a user would.
+        vscode.ui.type(" ")
+        vscode.ui.keys("Backspace")
+        vscode.ui.wait_ghost("compute_sum(values)")
     status = vscode.ui.wait_js(
         "(() => { const s = document.querySelector('[id*=\"flashls.status\"]');"
         " return s && /\\d+ ms|\\d\\.\\d s/.test(s.innerText) ? s.innerText : null; })()")
