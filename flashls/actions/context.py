@@ -20,18 +20,17 @@ from __future__ import annotations
 
 import bisect
 import logging
-import os
 from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..context.analysis import Analysis, analyze
-from ..context.neighbors import candidate_order, neighbor_files, plan, usage_distances
+from ..context.neighbors import signatures_used_on
 from ..context.outline import outline_order, render, select
 from ..context.secrets import redact
 from ..context.symbols import split_lines
 from ..context.syntax import ParsedDocument
 from ..context.tokens import estimate_tokens
-from ..context.workspace import Workspace, path_from_uri
+from ..context.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -80,27 +79,6 @@ def _enclosing(analysis: Analysis | None, first: int, last: int
     if best is None:
         return None
     return best.start, best.end, f"the enclosing {best.kind} `{best.name}`"
-
-
-def _signatures(pdoc: ParsedDocument, analysis: Analysis, first: int, last: int,
-                workspace: Workspace, open_docs: Mapping[str, ParsedDocument],
-                budget: int) -> tuple[tuple[str, str], ...]:
-    path = path_from_uri(pdoc.doc.uri)
-    if not workspace.contains(path):
-        return ()
-    open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
-    files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path)
-    if not files:
-        return ()
-    names = {it.name for f in files for it in f.analysis.items if it.name}
-    used = usage_distances(list(analysis.lines[first:last + 1]), 0, names, frozenset())
-    if not used:
-        return ()
-    order = [(f, i) for f, i in candidate_order(files, used)
-             if files[f].analysis.items[i].name in used]
-    chosen = plan(files, order, budget)
-    return tuple((file.source, text) for file, text in
-                 sorted(chosen.texts(), key=lambda ft: ft[0].source))
 
 
 def gather(pdoc: ParsedDocument, start: int, end: int, path: str, *,
@@ -155,8 +133,8 @@ def gather(pdoc: ParsedDocument, start: int, end: int, path: str, *,
             chosen, _ = select(analysis.items, order, outline_tokens)
             outline = render(analysis.items, chosen).rstrip("\n") if chosen else ""
             if workspace is not None:
-                signatures = _signatures(pdoc, analysis, first, last, workspace, open_docs,
-                                         signature_tokens)
+                signatures = signatures_used_on(pdoc, analysis, first, last, workspace,
+                                                open_docs, signature_tokens)
         except Exception as err:  # best effort
             log.info("context for an action on %s incomplete: %s", doc.uri, err)
     return ActionContext(path, language, outline, scope, label, signatures)

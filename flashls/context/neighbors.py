@@ -23,7 +23,7 @@ from .memo import IDENT, line_identifiers
 from .outline import closure, render
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens
-from .workspace import Workspace
+from .workspace import Workspace, path_from_uri
 
 _IDENT = IDENT
 IMPORT_LINE_DISTANCE = 100_000  # a name seen only on import lines: used, but far away
@@ -288,3 +288,28 @@ def _plan(files: Sequence[NeighborFile], order: Sequence[tuple[int, int]], budge
         chosen[f_index].update(need)
         used += cost
     return NeighborPlan(tuple(files), tuple(frozenset(c) for c in chosen), used, demand)
+
+
+def signatures_used_on(pdoc: ParsedDocument, analysis: Analysis, first: int, last: int,
+                       workspace: Workspace, open_docs: Mapping[str, ParsedDocument],
+                       budget: int) -> tuple[tuple[str, str], ...]:
+    """(file, signatures) from the workspace files `pdoc` imports, for the names that
+    lines first..last use, within `budget` tokens; for the requests that rewrite a
+    region (code actions, next edits). Open buffers win over disk; a document outside
+    the workspace gets none."""
+    path = path_from_uri(pdoc.doc.uri)
+    if not os.path.isabs(path) or not workspace.contains(path):
+        return ()
+    open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
+    files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path)
+    if not files:
+        return ()
+    names = {it.name for f in files for it in f.analysis.items if it.name}
+    used = usage_distances(list(analysis.lines[first:last + 1]), 0, names, frozenset())
+    if not used:
+        return ()
+    order = [(f, i) for f, i in candidate_order(files, used)
+             if files[f].analysis.items[i].name in used]
+    chosen = plan(files, order, budget)
+    return tuple((file.source, text) for file, text in
+                 sorted(chosen.texts(), key=lambda ft: ft[0].source))

@@ -10,13 +10,12 @@ Best effort: any failure leaves them out.
 from __future__ import annotations
 
 import logging
-import os
 from typing import Mapping
 
 from ..context.analysis import analyze
-from ..context.neighbors import candidate_order, neighbor_files, plan, usage_distances
+from ..context.neighbors import signatures_used_on
 from ..context.syntax import ParsedDocument
-from ..context.workspace import Workspace, path_from_uri
+from ..context.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -40,25 +39,10 @@ def _signatures(pdoc: ParsedDocument, first: int, last: int, workspace: Workspac
                 open_docs: Mapping[str, ParsedDocument], budget: int
                 ) -> tuple[tuple[str, str], ...]:
     doc = pdoc.doc
-    path = path_from_uri(doc.uri)
-    if not os.path.isabs(path) or not workspace.contains(path):
-        return ()
     tree = pdoc.tree()
     if tree is None:
         return ()
     analysis = analyze(pdoc.spec, doc.text, (doc.uri, doc.version, len(doc.text),
                                              hash(doc.text)), tree=tree, current=True,
                        state_key=doc.uri)
-    open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
-    files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path)
-    if not files:
-        return ()
-    names = {it.name for f in files for it in f.analysis.items if it.name}
-    used = usage_distances(list(analysis.lines[first:last + 1]), 0, names, frozenset())
-    if not used:
-        return ()
-    order = [(f, i) for f, i in candidate_order(files, used)
-             if files[f].analysis.items[i].name in used]
-    chosen = plan(files, order, budget)
-    return tuple((file.source, text) for file, text in
-                 sorted(chosen.texts(), key=lambda ft: ft[0].source))
+    return signatures_used_on(pdoc, analysis, first, last, workspace, open_docs, budget)
