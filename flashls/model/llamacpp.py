@@ -9,17 +9,16 @@ keystrokes; `t_max_predict_ms` bounds generation time on slow hardware. The stre
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import httpx
 
 from . import fim
 from .openai_compat import chat_completions_body
-from .sse import openai_decoder
+from .sse import json_event, openai_decoder
 from .streaming import (ErrorAdvice, StreamEvent, StreamingClient, WireCall, error_detail,
                         error_for_status)
-from .types import (BadRequestError, FimRequest, ModelError, ModelRequest, ProtocolError,
+from .types import (BadRequestError, FimRequest, ModelError, ModelRequest,
                     ServerError, Usage)
 
 STOP_TYPES = {"eos": "stop", "word": "stop", "limit": "length"}
@@ -67,12 +66,7 @@ def decode_infill_line(line: str) -> StreamEvent | None:
     if not line.startswith("data:"):
         return None
     payload = line[5:].strip()
-    try:
-        event = json.loads(payload)
-    except ValueError as err:
-        raise ProtocolError(f"malformed stream data from llama.cpp: {payload[:80]!r}") from err
-    if not isinstance(event, dict):
-        raise ProtocolError("malformed stream event from llama.cpp")
+    event = json_event(payload, "llama.cpp")
     if "error" in event:
         raise ServerError(f"llama.cpp error in stream: {str(event['error'])[:200]}")
     content = event.get("content")

@@ -9,13 +9,12 @@ and the token counts.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-
 from . import fim
+from .sse import json_event
 from .streaming import ErrorAdvice, StreamEvent, StreamingClient, WireCall
-from .types import ChatRequest, FimRequest, ModelRequest, ProtocolError, ServerError, Usage
+from .types import ChatRequest, FimRequest, ModelRequest, ServerError, Usage
 
 KEEP_ALIVE = "30m"
 
@@ -55,12 +54,7 @@ def decode_ndjson_line(line: str) -> StreamEvent | None:
     line = line.strip()
     if not line:
         return None
-    try:
-        event = json.loads(line)
-    except ValueError as err:
-        raise ProtocolError(f"malformed stream line from Ollama: {line[:80]!r}") from err
-    if not isinstance(event, dict):
-        raise ProtocolError("malformed stream line from Ollama")
+    event = json_event(line, "Ollama")
     if "error" in event:
         raise ServerError(f"Ollama error in stream: {str(event['error'])[:200]}")
     message = event.get("message")

@@ -12,6 +12,18 @@ from .types import ProtocolError, ServerError, Usage
 DONE = object()  # the stream's `data: [DONE]`
 
 
+def json_event(payload: str, source: str) -> dict[str, Any]:
+    """One streamed JSON object (an SSE `data:` payload or an NDJSON line); a
+    ProtocolError naming `source` when it is not one."""
+    try:
+        event = json.loads(payload)
+    except ValueError as err:
+        raise ProtocolError(f"malformed stream data from {source}: {payload[:80]!r}") from err
+    if not isinstance(event, dict):
+        raise ProtocolError(f"malformed stream event from {source}")
+    return event
+
+
 def parse_sse_line(line: str) -> dict[str, Any] | object | None:
     """One SSE line → its JSON event, DONE, or None for lines that carry nothing."""
     if not line or line.startswith(":"):
@@ -23,12 +35,7 @@ def parse_sse_line(line: str) -> dict[str, Any] | object | None:
     payload = line[5:].strip()
     if payload == "[DONE]":
         return DONE
-    try:
-        event = json.loads(payload)
-    except ValueError as err:
-        raise ProtocolError(f"malformed stream data from the API: {payload[:80]!r}") from err
-    if not isinstance(event, dict):
-        raise ProtocolError("malformed stream event from the API")
+    event = json_event(payload, "the API")
     if "error" in event and not event.get("choices"):
         raise ServerError(f"API error in stream: {str(event['error'])[:200]}")
     return event
