@@ -148,31 +148,19 @@ def bound_names(imports: Sequence, lines: Sequence[str], resolver: str) -> froze
 
 
 _IDENTS = re.compile(r"[A-Za-z_$][\w$]*")
-_DEF_ROWS: dict[int, tuple[object, dict[str, tuple[int, ...]]]] = {}
 DEF_SPAN = 4  # a definition's name sits on one of its first lines
 
 
-def definition_rows(items: Sequence) -> dict[str, tuple[int, ...]]:
-    """name -> first lines of the file's definitions of it (a definition is not a use
-    of itself: rows start..start+DEF_SPAN-1 are not counted)."""
-    hit = _DEF_ROWS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
-    rows: dict[str, tuple[int, ...]] = {}
-    for it in items:
-        name = it[0]
-        if name and it[1] != "import":
-            rows[name] = rows.get(name, ()) + (it[3],)
-    if len(_DEF_ROWS) > 32:
-        _DEF_ROWS.clear()
-    _DEF_ROWS[id(items)] = (items, rows)
-    return rows
-
-
-def _own(row: int, starts: tuple[int, ...]) -> bool:
-    for s in starts:
-        if s <= row < s + DEF_SPAN:
+def _own(row: int, name: str, items: Sequence, starts: Sequence[int]) -> bool:
+    """Whether `row` is one of the first DEF_SPAN lines of a definition of `name` (a
+    definition is not a use of itself). Items are in file order: the few starting just
+    above the row are looked at, instead of indexing every definition per version."""
+    k = bisect.bisect_right(starts, row) - 1
+    while k >= 0 and starts[k] > row - DEF_SPAN:
+        it = items[k]
+        if it[0] == name and it[1] != "import":
             return True
+        k -= 1
     return False
 
 
@@ -223,7 +211,8 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
             import_idents |= line_identifiers(line)
             star = star or "*" in line
     bound = bound_names(analysis.imports, lines, resolver)
-    def_rows = definition_rows(analysis.items)
+    items = analysis.items
+    starts = [it[3] for it in items]
     anchor = anchor_range(analysis.items, cursor_line, lines)
     lo, hi = anchor
     wanted = frozenset(names)
@@ -279,7 +268,6 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 continue
             if last < lo - best or first > hi + best:
                 continue
-            own = def_rows.get(name, ())
             rows = idents[name]
             # the nearest rows to the anchor first (rows are ascending); all of them
             # only when those few are excluded (import lines, the definition itself)
@@ -289,7 +277,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 found = False
                 for rel in group:
                     row = first + rel
-                    if row in import_lines or row == typing_line or (own and _own(row, own)):
+                    if row in import_lines or row == typing_line or _own(row, name, items, starts):
                         continue
                     found = True
                     d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
@@ -323,24 +311,25 @@ class _FarPart:
 
 
 FAR_MEMO_SIZE = 8  # anchors (and name sets) whose far part is remembered
-_FAR: dict = {}
+_FAR: list[tuple[tuple, _FarPart]] = []  # (key, part), most recently used last
 
 
 def _far_part(lines: Sequence[str], far_nodes: list, sig: tuple, lo: int, hi: int,
               wanted: frozenset[str], bound: frozenset[str], go: bool, kept: dict) -> _FarPart:
     """The far nodes' part, memoized between keystrokes: typing inside the anchor
-    changes no far node and none of their offsets to the anchor's range."""
-    key = (sig, wanted, bound, go)
+    changes no far node and none of their offsets to the anchor's range. (A short list
+    scanned in order: hashing the long key on every lookup would cost more.)"""
+    key = (go, bound, sig, wanted)
     with _MEMO_LOCK:
-        hit = _FAR.get(key)
-        if hit is not None:
-            _FAR[key] = _FAR.pop(key)  # most recently used last
-            return hit
+        for k in range(len(_FAR) - 1, -1, -1):
+            if _FAR[k][0] == key:
+                entry = _FAR.pop(k)
+                _FAR.append(entry)
+                return entry[1]
     part = _compute_far(lines, far_nodes, lo, hi, wanted, bound, go, kept)
     with _MEMO_LOCK:
-        _FAR[key] = part
-        while len(_FAR) > FAR_MEMO_SIZE:
-            del _FAR[next(iter(_FAR))]
+        _FAR.append((key, part))
+        del _FAR[:-FAR_MEMO_SIZE]
     return part
 
 
