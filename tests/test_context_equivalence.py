@@ -257,3 +257,66 @@ def test_enclosing_scopes_with_body_patterns_only_equal_all_patterns(monkeypatch
                 m.setattr(symbols, "_with_body", symbols.compiled)
                 want = symbols.enclosing_scopes(spec, tree, source, byte, row, lines)
             assert got == want, (path, row)
+
+
+def _far_replay(path: Path, text: str, resolver: str, seed: int, steps: int, monkeypatch):
+    """`gather` through the far-node memo equals `gather` with the memo emptied, after
+    every step of random typing, newlines, deletions and cursor jumps in a long file."""
+    from flashls.context import evidence
+    computed = []
+    real = evidence._compute_far
+    monkeypatch.setattr(evidence, "_compute_far",
+                        lambda *a: computed.append(1) or real(*a))
+    evidence.forget_far()
+    analysis.clear()
+    hits: list[int] = []
+    rng = random.Random(seed)
+    pdoc = ParsedDocument.open(Document(path.as_uri() + "?far", text, "", 1), str(path))
+    cursor = len(text) // 2
+    for step in range(steps):
+        doc_text = pdoc.doc.text
+        roll = rng.random()
+        if roll < 0.08:
+            cursor = rng.randrange(len(doc_text) + 1)
+        elif roll < 0.16 and cursor > 0:
+            start = max(0, cursor - rng.randint(1, 12))
+            _apply(pdoc, start, cursor, "")
+            cursor = start
+        else:
+            new = rng.choice(TYPED + "\n\n.(")
+            _apply(pdoc, cursor, cursor, new)
+            cursor += len(new)
+        pdoc.doc.version += 1
+        a = _current_analysis(pdoc)
+        line = pdoc.doc.text.count("\n", 0, cursor)
+        names = {it.name for it in a.items if it.name} | set(TYPED.split())
+        typing_line = line if rng.random() < 0.5 else -1
+        hits_before = len(computed)
+        got = evidence.gather(a, line, names, resolver, typing_line)
+        memo_hit = len(computed) == hits_before
+        evidence.forget_far()
+        evidence._NODE_ATTRS.clear()
+        want = evidence.gather(a, line, names, resolver, typing_line)
+        assert got == want, f"step {step}"
+        if memo_hit:
+            hits.append(step)
+        # the cached state after the oracle is the oracle's: put the memo back in play
+        evidence.gather(a, line, names, resolver, typing_line)
+    return hits
+
+
+@pytest.mark.parametrize("name,resolver", [("py", "python"), ("go", "go")])
+def test_far_node_memo_equals_a_fresh_gather(tmp_path, monkeypatch, name, resolver):
+    if name == "py":
+        path = tmp_path / "big_module.py"
+        text = _big_module(2000)
+    else:
+        path = tmp_path / "store.go"
+        base = (FIXTURES / "go_shortener/internal/store/store.go").read_text()
+        head, _, body = base.partition("\nfunc ")
+        text = head + "".join(f"\nfunc {body}".replace("Store", f"Store{k}")
+                              for k in range(24))
+    assert text.count("\n") > 1000
+    path.write_text(text)
+    hits = _far_replay(path, text, resolver, seed=17, steps=150, monkeypatch=monkeypatch)
+    assert len(hits) > 75  # most keystrokes reuse the far part (the memo is in play)

@@ -13,6 +13,9 @@ Read from the current file's analysis (its top-level nodes' identifiers and line
 
 Per-node attribute maps are memoized on the node's identifier table, which the
 analysis shares between versions for unchanged nodes: a keystroke recomputes one node.
+Nodes farther than NEAR_ROWS from the anchor are measured whole, so their combined part
+is memoized on (those nodes, their offsets from the anchor, the names asked for):
+typing inside one definition changes neither, and re-reads only the nodes near it.
 """
 
 from __future__ import annotations
@@ -145,31 +148,19 @@ def bound_names(imports: Sequence, lines: Sequence[str], resolver: str) -> froze
 
 
 _IDENTS = re.compile(r"[A-Za-z_$][\w$]*")
-_DEF_ROWS: dict[int, tuple[object, dict[str, tuple[int, ...]]]] = {}
 DEF_SPAN = 4  # a definition's name sits on one of its first lines
 
 
-def definition_rows(items: Sequence) -> dict[str, tuple[int, ...]]:
-    """name -> first lines of the file's definitions of it (a definition is not a use
-    of itself: rows start..start+DEF_SPAN-1 are not counted)."""
-    hit = _DEF_ROWS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
-    rows: dict[str, tuple[int, ...]] = {}
-    for it in items:
-        name = it[0]
-        if name and it[1] != "import":
-            rows[name] = rows.get(name, ()) + (it[3],)
-    if len(_DEF_ROWS) > 32:
-        _DEF_ROWS.clear()
-    _DEF_ROWS[id(items)] = (items, rows)
-    return rows
-
-
-def _own(row: int, starts: tuple[int, ...]) -> bool:
-    for s in starts:
-        if s <= row < s + DEF_SPAN:
+def _own(row: int, name: str, items: Sequence, starts: Sequence[int]) -> bool:
+    """Whether `row` is one of the first DEF_SPAN lines of a definition of `name` (a
+    definition is not a use of itself). Items are in file order: the few starting just
+    above the row are looked at, instead of indexing every definition per version."""
+    k = bisect.bisect_right(starts, row) - 1
+    while k >= 0 and starts[k] > row - DEF_SPAN:
+        it = items[k]
+        if it[0] == name and it[1] != "import":
             return True
+        k -= 1
     return False
 
 
@@ -220,10 +211,11 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
             import_idents |= line_identifiers(line)
             star = star or "*" in line
     bound = bound_names(analysis.imports, lines, resolver)
-    def_rows = definition_rows(analysis.items)
+    items = analysis.items
+    starts = [it[3] for it in items]
     anchor = anchor_range(analysis.items, cursor_line, lines)
     lo, hi = anchor
-    wanted = set(names)
+    wanted = frozenset(names)
     nodes: dict[str, int] = {}
     distance: dict[str, int] = {}
     qualified: set[str] = set()
@@ -233,7 +225,19 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
     kept: dict = {}
     receiver_types: dict[str, int] = {}
     receivers: dict[str, set[str]] = {}
-    for first, last, ident_set, idents in analysis.usages:
+    far_nodes: list = []
+    far_sig: list = []
+    for node in analysis.usages:
+        first, last, ident_set, idents = node
+        gap = lo - last if last < lo else (first - hi if first > hi else 0)
+        if gap > NEAR_ROWS and first not in import_lines:
+            # far from the anchor: its part depends only on the node and its offset
+            # from the anchor, which a keystroke inside the anchor leaves as they were
+            far_nodes.append(node)
+            far_sig.append((id(ident_set), id(idents), last < lo,
+                            lo - first if last < lo else first - hi,
+                            lo - last if last < lo else last - hi))
+            continue
         hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
         if not hits:
             continue
@@ -247,7 +251,6 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 receiver_types[type_name] = d
             receivers.setdefault(var, set()).add(type_name)
         cursor_here = first <= typing_line <= last
-        gap = lo - last if last < lo else (first - hi if first > hi else 0)
         for name in hits:
             if cursor_here:
                 rows = idents[name]
@@ -265,13 +268,6 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 continue
             if last < lo - best or first > hi + best:
                 continue
-            if gap > NEAR_ROWS and not (first in import_lines):
-                # a node far from the anchor: its distance, not each row's (proximity
-                # hardly differs out there, and this keeps long files cheap)
-                if gap < best:
-                    distance[name] = gap
-                continue
-            own = def_rows.get(name, ())
             rows = idents[name]
             # the nearest rows to the anchor first (rows are ascending); all of them
             # only when those few are excluded (import lines, the definition itself)
@@ -281,7 +277,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 found = False
                 for rel in group:
                     row = first + rel
-                    if row in import_lines or row == typing_line or (own and _own(row, own)):
+                    if row in import_lines or row == typing_line or _own(row, name, items, starts):
                         continue
                     found = True
                     d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
@@ -290,6 +286,8 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 if found or len(near) == len(rows):
                     break
             distance[name] = best
+    far = _far_part(lines, far_nodes, tuple(far_sig), lo, hi, wanted, bound, go, kept)
+    _merge_far(far, nodes, distance, qualified, attribute, quals, receiver_types, receivers)
     with _MEMO_LOCK:
         _NODE_ATTRS.clear()
         _NODE_ATTRS.update(kept)
@@ -298,3 +296,102 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
             for n, c in nodes.items()}
     return Evidence(anchor, frozenset(import_idents), bound, uses, star, receiver_types,
                     {v: frozenset(t) for v, t in receivers.items()})
+
+
+@dataclass(frozen=True)
+class _FarPart:
+    """What the nodes far from the anchor contribute to `gather` (they are measured
+    whole, so their part is a function of the nodes and their offsets alone)."""
+    nodes: tuple  # the usages it was computed from (keeps the keyed ids alive)
+    per_name: dict[str, tuple[int, int, frozenset[str]]]  # name -> (nodes, distance, quals)
+    attribute: frozenset[str]
+    qualified: frozenset[str]
+    receiver_types: dict[str, int]
+    receivers: dict[str, frozenset[str]]
+
+
+FAR_MEMO_SIZE = 8  # anchors (and name sets) whose far part is remembered
+_FAR: list[tuple[tuple, _FarPart]] = []  # (key, part), most recently used last
+
+
+def _far_part(lines: Sequence[str], far_nodes: list, sig: tuple, lo: int, hi: int,
+              wanted: frozenset[str], bound: frozenset[str], go: bool, kept: dict) -> _FarPart:
+    """The far nodes' part, memoized between keystrokes: typing inside the anchor
+    changes no far node and none of their offsets to the anchor's range. (A short list
+    scanned in order: hashing the long key on every lookup would cost more.)"""
+    key = (go, bound, sig, wanted)
+    with _MEMO_LOCK:
+        for k in range(len(_FAR) - 1, -1, -1):
+            if _FAR[k][0] == key:
+                entry = _FAR.pop(k)
+                _FAR.append(entry)
+                return entry[1]
+    part = _compute_far(lines, far_nodes, lo, hi, wanted, bound, go, kept)
+    with _MEMO_LOCK:
+        _FAR.append((key, part))
+        del _FAR[:-FAR_MEMO_SIZE]
+    return part
+
+
+def _compute_far(lines: Sequence[str], far_nodes: list, lo: int, hi: int,
+                 wanted: frozenset[str], bound: frozenset[str], go: bool,
+                 kept: dict) -> _FarPart:
+    counts: dict[str, int] = {}
+    distance: dict[str, int] = {}
+    quals: dict[str, set[str]] = {}
+    attribute: set[str] = set()
+    qualified: set[str] = set()
+    receiver_types: dict[str, int] = {}
+    receivers: dict[str, set[str]] = {}
+    for first, last, ident_set, idents in far_nodes:
+        hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
+        if not hits:
+            continue
+        attrs, typed = _node_attributes(lines, first, last, idents, go, kept)
+        for rel, var, type_name in typed:
+            if type_name not in wanted:
+                continue
+            row = first + rel
+            d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
+            if d < receiver_types.get(type_name, FAR):
+                receiver_types[type_name] = d
+            receivers.setdefault(var, set()).add(type_name)
+        gap = lo - last if last < lo else (first - hi if first > hi else 0)
+        for name in hits:
+            counts[name] = counts.get(name, 0) + 1
+            qs = attrs.get(name)
+            if qs:
+                attribute.add(name)
+                quals.setdefault(name, set()).update(qs)
+                if not qs.isdisjoint(bound):
+                    qualified.add(name)
+            if gap < distance.get(name, FAR):
+                distance[name] = gap
+    per_name = {n: (c, distance.get(n, FAR), frozenset(quals.get(n, ())))
+                for n, c in counts.items()}
+    return _FarPart(tuple(far_nodes), per_name, frozenset(attribute), frozenset(qualified),
+                    receiver_types, {v: frozenset(t) for v, t in receivers.items()})
+
+
+def _merge_far(far: _FarPart, nodes: dict, distance: dict, qualified: set, attribute: set,
+               quals: dict, receiver_types: dict, receivers: dict) -> None:
+    """Add the far part to what the near nodes gave (sums, minima and unions: the
+    order the nodes are visited in does not matter)."""
+    for name, (count, d, qs) in far.per_name.items():
+        nodes[name] = nodes.get(name, 0) + count
+        if d < distance.get(name, FAR):
+            distance[name] = d
+        if qs:
+            quals.setdefault(name, set()).update(qs)
+    attribute |= far.attribute
+    qualified |= far.qualified
+    for type_name, d in far.receiver_types.items():
+        if d < receiver_types.get(type_name, FAR):
+            receiver_types[type_name] = d
+    for var, types in far.receivers.items():
+        receivers.setdefault(var, set()).update(types)
+
+
+def forget_far() -> None:
+    with _MEMO_LOCK:
+        _FAR.clear()
