@@ -196,6 +196,20 @@ def anchor_range(items: Sequence, cursor_line: int, lines: Sequence[str] = ()
     return best
 
 
+
+def _note_receivers(typed, first: int, lo: int, hi: int, wanted, receiver_types: dict[str, int],
+                    receivers: dict[str, set[str]]) -> None:
+    """Receiver types a node declares (`var: Type`, `var = Type(...)`) for wanted names:
+    the nearest row's distance to lo..hi per type, and the types each variable holds."""
+    for rel, var, type_name in typed:
+        if type_name not in wanted:
+            continue
+        row = first + rel
+        d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
+        if d < receiver_types.get(type_name, FAR):
+            receiver_types[type_name] = d
+        receivers.setdefault(var, set()).add(type_name)
+
 def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
            typing_line: int = -1) -> Evidence:
     """Evidence for `names` in the current file's `analysis` with the cursor at
@@ -242,14 +256,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
         if not hits:
             continue
         attrs, typed = _node_attributes(lines, first, last, idents, go, kept)
-        for rel, var, type_name in typed:
-            if type_name not in wanted:
-                continue
-            row = first + rel
-            d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
-            if d < receiver_types.get(type_name, FAR):
-                receiver_types[type_name] = d
-            receivers.setdefault(var, set()).add(type_name)
+        _note_receivers(typed, first, lo, hi, wanted, receiver_types, receivers)
         cursor_here = first <= typing_line <= last
         for name in hits:
             if cursor_here:
@@ -348,14 +355,7 @@ def _compute_far(lines: Sequence[str], far_nodes: list, lo: int, hi: int,
         if not hits:
             continue
         attrs, typed = _node_attributes(lines, first, last, idents, go, kept)
-        for rel, var, type_name in typed:
-            if type_name not in wanted:
-                continue
-            row = first + rel
-            d = 0 if lo <= row <= hi else (lo - row if row < lo else row - hi)
-            if d < receiver_types.get(type_name, FAR):
-                receiver_types[type_name] = d
-            receivers.setdefault(var, set()).add(type_name)
+        _note_receivers(typed, first, lo, hi, wanted, receiver_types, receivers)
         gap = lo - last if last < lo else (first - hi if first > hi else 0)
         for name in hits:
             counts[name] = counts.get(name, 0) + 1
