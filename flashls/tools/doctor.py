@@ -243,8 +243,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             add_arguments)
 def run(args: argparse.Namespace) -> int:
     args.base_url = args.base_url or DEFAULT_BASE_URLS[args.provider]
-    if args.provider != "deepseek":
-        return run_provider(args)
     if not args.base_url.startswith(("http://", "https://")):
         print(f"flashls doctor: --base-url {args.base_url!r} is not an http(s) URL",
               file=sys.stderr)
@@ -252,6 +250,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 600:
         print("flashls doctor: --timeout must be between 0 and 600 seconds", file=sys.stderr)
         return 2
+    if args.provider != "deepseek":
+        return run_provider(args)
     key = args.api_key or os.environ.get("DEEPSEEK_API_KEY", "")
     source = "--api-key" if args.api_key else "DEEPSEEK_API_KEY"
     if args.proxy and not args.proxy.startswith(("http://", "https://")):
@@ -399,13 +399,7 @@ def _model_check(provider: str, model: str, models: list[str] | None) -> Check:
 
 
 def run_provider(args: argparse.Namespace) -> int:
-    if not args.base_url.startswith(("http://", "https://")):
-        print(f"flashls doctor: --base-url {args.base_url!r} is not an http(s) URL",
-              file=sys.stderr)
-        return 2
-    if not 0 < args.timeout <= 600:
-        print("flashls doctor: --timeout must be between 0 and 600 seconds", file=sys.stderr)
-        return 2
+    """`run` for the other providers (arguments already checked there)."""
     if args.fim_template != "auto" and args.fim_template not in fim_templates.PRESETS:
         print("flashls doctor: --fim-template must be auto or a preset name", file=sys.stderr)
         return 2
