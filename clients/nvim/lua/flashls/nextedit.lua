@@ -194,12 +194,22 @@ end
 
 -- -- jump and accept ----------------------------------------------------------------------
 
---- Move the cursor to the start of the suggested edit.
-function M.jump(bufnr)
+--- The buffer, its shown suggestion and the client, or nil when none is shown.
+local function shown(bufnr)
   bufnr = bufnr or api.nvim_get_current_buf()
   local s = M.state[bufnr]
   local client = client_of(bufnr)
   if not s or not s.edits or not client then
+    return nil
+  end
+  return bufnr, s, client
+end
+
+--- Move the cursor to the start of the suggested edit.
+function M.jump(bufnr)
+  local s, client
+  bufnr, s, client = shown(bufnr)
+  if not bufnr then
     return false
   end
   local row, col = to_bytes(bufnr, s.edits[1].range.start, client.offset_encoding)
@@ -209,10 +219,9 @@ end
 
 --- Apply the suggested edit (all its parts) and tell the server.
 function M.accept(bufnr)
-  bufnr = bufnr or api.nvim_get_current_buf()
-  local s = M.state[bufnr]
-  local client = client_of(bufnr)
-  if not s or not s.edits or not client then
+  local s, client
+  bufnr, s, client = shown(bufnr)
+  if not bufnr then
     return false
   end
   if version(bufnr) ~= s.version then
