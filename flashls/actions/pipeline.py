@@ -19,6 +19,7 @@ from ..context.secrets import redact
 from ..context.syntax import ParsedDocument
 from ..context.workspace import Workspace
 from ..model.gate import UpstreamGate
+from ..model.guarded import guarded_generate
 from ..model.types import ChatRequest, CompletionModel, ModelError, ModelResult
 from ..settings import Settings
 from .context import ActionContext, gather
@@ -112,18 +113,8 @@ class ActionRunner:
         if closed:
             raise ActionFailed(f"upstream unavailable: {closed}", told=True)
         self.calls += 1
-        self.events.request_started(KIND, request.model)
-        try:
-            result = await self.model().generate(request, timeout_s=ATTEMPT_TIMEOUT_S)
-        except asyncio.CancelledError:
-            self.events.request_finished(KIND, None, None, "cancelled")
-            raise
-        except ModelError as err:
-            gate.record_failure(err)
-            self.events.request_finished(KIND, None, err, "error")
-            raise
-        gate.record_success()
-        return result
+        return await guarded_generate(self.model(), request, gate=gate, events=self.events,
+                                      kind=KIND, timeout_s=ATTEMPT_TIMEOUT_S)
 
     async def _attempt(self, job: ActionJob, request: ChatRequest,
                        attempts: list[Attempt]) -> ModelResult | None:

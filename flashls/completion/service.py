@@ -18,6 +18,7 @@ from ..context.document import Document
 from ..context.syntax import ParsedDocument
 from ..context.tokens import estimate_tokens
 from ..model.gate import UpstreamGate
+from ..model.guarded import guarded_generate
 from ..model.types import CompletionModel, ModelError, ModelResult, UpstreamTimeout
 from ..settings import Settings
 from .cache import CachedSuggestion, CacheKey, SuggestionCache, text_key
@@ -494,24 +495,18 @@ class CompletionEngine:
         """One upstream call, reporting its partial text to `gen` for in-flight reuse."""
         self.stats.upstream += 1
         kind = "completion"
-        self.events.request_started(kind, request.model)
 
         def on_text(text: str) -> None:
             if gen is not None:
                 gen.partial = text
 
         try:
-            result = await self.model.generate(
-                request, timeout_s=settings.completion.timeout_ms / 1000.0, on_text=on_text)
-        except asyncio.CancelledError:
-            self.events.request_finished(kind, None, None, "cancelled")
-            raise
-        except ModelError as err:
+            result = await guarded_generate(
+                self.model, request, gate=self.gate, events=self.events, kind=kind,
+                timeout_s=settings.completion.timeout_ms / 1000.0, on_text=on_text)
+        except ModelError:
             self.stats.errors += 1
-            self.gate.record_failure(err)
-            self.events.request_finished(kind, None, err, "error")
             raise
-        self.gate.record_success()
         self.debouncer.note_latency(result.total_s)
         self.stats.prompt_tokens += result.usage.prompt_tokens
         self.stats.cache_hit_tokens += result.usage.cache_hit_tokens

@@ -21,6 +21,7 @@ from ..context.secrets import MARK, redact
 from ..context.syntax import ParsedDocument
 from ..context.workspace import Workspace
 from ..model.gate import UpstreamGate
+from ..model.guarded import guarded_generate
 from ..model.types import ChatRequest, CompletionModel, ModelError, ModelResult
 from ..settings import Settings
 from .answer import RegionEdit, Verdict, judge
@@ -219,19 +220,11 @@ class NextEditService:
         return self.finish(prepared, result)
 
     async def _call(self, request: ChatRequest) -> ModelResult | None:
-        gate = self.gate()
-        self.events.request_started(KIND, request.model)
         try:
-            result = await self.model().generate(request, timeout_s=TIMEOUT_S)
-        except asyncio.CancelledError:
-            self.events.request_finished(KIND, None, None, "cancelled")
-            raise
-        except ModelError as err:
-            gate.record_failure(err)
-            self.events.request_finished(KIND, None, err, "error")
-            return None
-        gate.record_success()
-        return result
+            return await guarded_generate(self.model(), request, gate=self.gate(),
+                                          events=self.events, kind=KIND, timeout_s=TIMEOUT_S)
+        except ModelError:
+            return None  # told and recorded: this request ends with no edit
 
     def finish(self, prepared: Prepared, result: ModelResult) -> Outcome:
         """Judge an answer against the document as it is now."""
