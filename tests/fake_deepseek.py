@@ -99,6 +99,27 @@ async def _finish(task: asyncio.Future) -> None:
     await asyncio.gather(task, return_exceptions=True)
 
 
+class ChunkedSender:
+    """Chunked-transfer writes that stop as soon as the client hangs up: `send` one
+    chunk, `pause` (wakes early on a hang-up). Shared by every fake's stream."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.eof = asyncio.ensure_future(reader.read())  # completes when the client hangs up
+
+    async def send(self, data: bytes) -> None:
+        if self.eof.done():
+            raise ConnectionResetError
+        self.writer.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        await self.writer.drain()
+
+    async def pause(self, seconds: float) -> None:
+        if seconds > 0:
+            await asyncio.wait([self.eof], timeout=seconds)
+        if self.eof.done():
+            raise ConnectionResetError
+
+
 def request_input(path: str, body: dict[str, Any]) -> str:
     """The model input the cache sees: FIM prompt then suffix; chat messages in order."""
     if path.endswith("/beta/completions"):
@@ -266,19 +287,8 @@ class FakeDeepSeek:
     async def _stream(self, path: str, record: Recorded, reply: Reply,
                       reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
         fim = path.endswith("/beta/completions")
-        eof = asyncio.ensure_future(reader.read())  # completes when the client hangs up
-
-        async def send(data: bytes) -> None:
-            if eof.done():
-                raise ConnectionResetError
-            writer.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            await writer.drain()
-
-        async def pause(seconds: float) -> None:
-            if seconds > 0:
-                await asyncio.wait([eof], timeout=seconds)
-            if eof.done():
-                raise ConnectionResetError
+        chunks = ChunkedSender(reader, writer)
+        eof, send, pause = chunks.eof, chunks.send, chunks.pause
 
         def event(piece: str | None, finish: str | None, usage: dict | None = None) -> bytes:
             if piece is None:

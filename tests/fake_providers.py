@@ -16,7 +16,7 @@ import json
 import time
 from typing import Any, Callable
 
-from tests.fake_deepseek import FakeDeepSeek, Recorded, Reply, Responder, _finish, tokenize
+from tests.fake_deepseek import ChunkedSender, FakeDeepSeek, Recorded, Reply, Responder, _finish, tokenize
 
 KINDS = ("openai", "llamacpp", "ollama", "mistral")
 
@@ -202,19 +202,8 @@ class FakeProvider(FakeDeepSeek):
         return b"{not json\n" if self.kind == "ollama" else b"data: {not json at all\n\n"
 
     async def _stream_format(self, endpoint, record, reply, reader, writer) -> bool:
-        eof = asyncio.ensure_future(reader.read())  # completes when the client hangs up
-
-        async def send(data: bytes) -> None:
-            if eof.done():
-                raise ConnectionResetError
-            writer.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            await writer.drain()
-
-        async def pause(seconds: float) -> None:
-            if seconds > 0:
-                await asyncio.wait([eof], timeout=seconds)
-            if eof.done():
-                raise ConnectionResetError
+        chunks = ChunkedSender(reader, writer)
+        eof, send, pause = chunks.eof, chunks.send, chunks.pause
 
         content_type = b"application/x-ndjson" if self.kind == "ollama" else b"text/event-stream"
         try:
