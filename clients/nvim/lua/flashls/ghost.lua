@@ -46,13 +46,7 @@ local function cancel(bufnr)
   if not s then
     return
   end
-  if s.timer then
-    s.timer:stop()
-    if not s.timer:is_closing() then
-      s.timer:close()
-    end
-    s.timer = nil
-  end
+  s.timer = util.close_timer(s.timer)
   if s.request_id then
     local client = vim.lsp.get_client_by_id(s.client_id)
     if client then

@@ -47,13 +47,7 @@ local function client_of(bufnr)
 end
 
 local function stop_timer(s)
-  if s.timer then
-    s.timer:stop()
-    if not s.timer:is_closing() then
-      s.timer:close()
-    end
-    s.timer = nil
-  end
+  s.timer = util.close_timer(s.timer)
 end
 
 local function cancel_request(bufnr)

@@ -143,4 +143,15 @@ function M.command_range(bufnr, opts, encoding)
   }
 end
 
+--- Stop and close a libuv timer (nil is fine); returns nil to assign back.
+function M.close_timer(timer)
+  if timer then
+    timer:stop()
+    if not timer:is_closing() then
+      timer:close()
+    end
+  end
+  return nil
+end
+
 return M
