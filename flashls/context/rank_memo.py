@@ -8,8 +8,9 @@ text had then. The rule (`select_stable`):
   tier's budget shrank), the weak ones go first, from the end of the prompt, so
   the bytes that stay are the prompt's beginning. Entries with strong new evidence are
   added in what is left **only when the anchor's text has an identifier it did not
-  have before** (the line being typed at its end does not count: half-written
-  names). A larger budget alone adds nothing: the rest goes to recent code, which
+  have before that names a definition of the current file or of a neighbor file, or
+  a neighbor module** (the line being typed at its end does not count: half-written
+  names; nor do new local variables). A larger budget alone adds nothing: the rest goes to recent code, which
   comes later in the prompt.
 * **No definition around the cursor** (a half-typed line the parser cannot place):
   the last anchor's entries, as they are.
@@ -18,7 +19,7 @@ text had then. The rule (`select_stable`):
   class while a signature or doc comment is typed; a variable is never an anchor).
 * **Any other new anchor**: a fresh selection, best first.
 
-Because nothing but new identifiers adds entries, a keystroke that brings none is
+Because nothing but such new identifiers adds entries, a keystroke that brings none is
 answered without ranking: the kept keys are resolved against the current items and
 taken as they are (`_reuse`), exactly what ranking then choosing with them gives
 whenever they all fit (the equivalence test replays random edits both ways).
@@ -111,6 +112,34 @@ def anchor_identifiers(lines: Sequence[str], anchor: Anchor, typing_line: int) -
         if row != typing_line:
             out |= line_identifiers(lines[row])
     return frozenset(out)
+
+
+_NAMES: LRUCache = LRUCache(maxsize=128)  # id(items) -> (items, names it defines)
+
+
+def _defined(items: Sequence[Item]) -> frozenset[str]:
+    hit = _NAMES.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    names = frozenset(it.name for it in items if it.name)
+    _NAMES[id(items)] = (items, names)
+    return names
+
+
+def _names_new(new: frozenset[str], analysis, files: Sequence[NeighborFile]) -> bool:
+    """Whether an identifier new in the anchor names something a selection could take:
+    a definition of the current file or of a neighbor file, or a neighbor module
+    (a new local variable or a half-typed word on a finished line does not)."""
+    if not new:
+        return False
+    from .ranking import module_name
+    if not new.isdisjoint(_defined(analysis.items)):
+        return True
+    for f in files:
+        if not new.isdisjoint(_defined(f.analysis.items)) or \
+                module_name(f.path, f.analysis.package) in new:
+            return True
+    return False
 
 
 def _nested(a: Anchor, b: Kept) -> bool:
@@ -210,7 +239,7 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
         kept = None
     idents = None if frozen else anchor_identifiers(analysis.lines, anchor, typing_line)
     fresh_evidence = kept is not None and not frozen and (
-        kept.idents is None or not idents <= kept.idents)
+        kept.idents is None or _names_new(idents - kept.idents, analysis, files))
     items = analysis.items
     if kept is not None:
         held = resolve(kept, items, files, window)
@@ -272,3 +301,4 @@ def forget() -> None:
         _DOCS.clear()
         _STARTS.clear()
         _FILE_KEYS.clear()
+        _NAMES.clear()
