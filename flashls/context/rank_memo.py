@@ -65,6 +65,7 @@ class Kept:
 @dataclass
 class _Doc:
     anchors: OrderedDict  # anchor key -> Kept, most recent last
+    demand: tuple | None = None  # (items, their whole cost) of the last version seen
 
 
 _DOCS: LRUCache = LRUCache(maxsize=64)
@@ -140,6 +141,53 @@ def _names_new(new: frozenset[str], analysis, files: Sequence[NeighborFile]) -> 
                 module_name(f.path, f.analysis.package) in new:
             return True
     return False
+
+
+def _common_ends(old: Sequence[Item], new: Sequence[Item]) -> tuple[int, int]:
+    """Lengths of the longest equal prefix and suffix (not overlapping) of two item
+    sequences, by bisection on slice equality (compared in C: a keystroke leaves
+    nearly every item as it was, and one Python-level step per item costs as much as
+    summing their costs)."""
+    n, m = len(old), len(new)
+    lo, hi = 0, min(n, m)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    p = lo
+    lo, hi = 0, min(n, m) - p
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[n - mid:] == new[m - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
+
+
+def _prime_demand(doc: _Doc, items: Sequence[Item]) -> None:
+    """The current file's whole cost (`ranking._items_cost(items, True)`, which `choose`
+    reports as demand), from the last version's: a keystroke gives a new items tuple
+    but changes a few items only, found between the longest equal runs at both ends.
+    Summing all of them is a millisecond in a 5,000-line file."""
+    from . import ranking
+    from .neighbors import entry_cost
+    hit = ranking._COSTS.get((id(items), True))
+    if hit is not None and hit[0] is items:
+        doc.demand = (items, hit[1])
+        return
+    if doc.demand is None:
+        doc.demand = (items, ranking._items_cost(items, True))
+        return
+    old, cost = doc.demand
+    n, m = len(old), len(items)
+    p, q = _common_ends(tuple(old), tuple(items))
+    cost += sum(entry_cost(it) for it in items[p:m - q]) - \
+        sum(entry_cost(it) for it in old[p:n - q])
+    ranking._remember_cost(items, True, cost)
+    doc.demand = (items, cost)
 
 
 def _nested(a: Anchor, b: Kept) -> bool:
@@ -241,6 +289,7 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     fresh_evidence = kept is not None and not frozen and (
         kept.idents is None or _names_new(idents - kept.idents, analysis, files))
     items = analysis.items
+    _prime_demand(doc, items)
     if kept is not None:
         held = resolve(kept, items, files, window)
         if FAST and not fresh_evidence:
@@ -297,8 +346,7 @@ def _store(anchors: OrderedDict, key, kept: Kept | None, keys: frozenset,
 
 
 def forget() -> None:
+    """Drop every remembered selection (the other memos here are exact, keyed on the
+    objects they were computed from, and bounded)."""
     with _LOCK:
         _DOCS.clear()
-        _STARTS.clear()
-        _FILE_KEYS.clear()
-        _NAMES.clear()

@@ -360,10 +360,16 @@ def _items_cost(items: Sequence[Item], with_imports: bool) -> int:
     if hit is not None and hit[0] is items:
         return hit[1]
     cost = sum(entry_cost(it) for it in items if with_imports or it.kind != "import")
+    _remember_cost(items, with_imports, cost)
+    return cost
+
+
+def _remember_cost(items: Sequence[Item], with_imports: bool, cost: int) -> None:
+    """`_items_cost`'s memo; `rank_memo` fills it for the current file from the last
+    version's cost and the few items a keystroke changed."""
     if len(_COSTS) > 256:
         _COSTS.clear()
-    _COSTS[key] = (items, cost)
-    return cost
+    _COSTS[(id(items), with_imports)] = (items, cost)
 
 
 def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
