@@ -347,6 +347,11 @@ def _stable_replay(ws: Workspace, path: Path, text: str, seed: int, steps: int, 
     ranked = []
     real_rank = ranking.rank
     monkeypatch.setattr(ranking, "rank", lambda *a, **k: ranked.append(1) or real_rank(*a, **k))
+    from flashls.context import assemble
+    chosen = []  # the selections themselves: their demand is not in the context
+    real_select = assemble.select_stable
+    monkeypatch.setattr(assemble, "select_stable",
+                        lambda *a, **k: chosen.append(real_select(*a, **k)) or chosen[-1])
     ranking.forget()
     analysis.clear()
     rng = random.Random(seed)
@@ -379,13 +384,15 @@ def _stable_replay(ws: Workspace, path: Path, text: str, seed: int, steps: int, 
         if len(ranked) == before:
             fast.append(step)
         after_fast = _memory()
-        _restore(saved)
+        _restore(saved)  # (without the last version's demand: summed afresh)
+        ranking._COSTS.clear()
         monkeypatch.setattr(rank_memo, "FAST", False)
         want = assemble_context(pdoc, cursor, budget_tokens=budget, workspace=ws)
         if got != want:
             assert render_breakdown(got) == render_breakdown(want), f"step {step}"
         assert got == want, f"step {step}"
         assert after_fast == _memory(), f"step {step}: the remembered selection differs"
+        assert chosen[-2:-1] == chosen[-1:], f"step {step}: the selections differ"
     return fast
 
 
