@@ -19,6 +19,10 @@ text had then. The rule (`select_stable`):
   class while a signature or doc comment is typed; a variable is never an anchor).
 * **Any other new anchor**: a fresh selection, best first.
 
+While entries are kept, so are the neighbor files they come from, even when an import
+line far from the cursor stops parsing for a few keystrokes (the file's last analysis
+is used until it is imported again or the anchor changes).
+
 Because nothing but such new identifiers adds entries, a keystroke that brings none is
 answered without ranking: the kept keys are resolved against the current items and
 taken as they are (`_reuse`), exactly what ranking then choosing with them gives
@@ -60,6 +64,7 @@ class Kept:
     hi: int
     hint: dict  # outline key -> the indices it was selected at
     items_len: int
+    files: tuple = ()  # (neighbor file, the indices taken from it) its entries come from
 
 
 @dataclass
@@ -226,18 +231,25 @@ def _key(source: str, item: Item) -> tuple:
 def resolve(kept: Kept, items: Sequence[Item], files: Sequence[NeighborFile],
             window: tuple[int, int]) -> list[tuple[int, int]]:
     """(file, item) of every kept entry that exists now, in prompt order (neighbor
-    files by path, then the outline; items in file order). The outline's are looked
-    up where they were, shifted by the items added or removed, then by key."""
+    files by path, then the outline; items in file order). A neighbor file's are the
+    indices taken while its items are the same, else found by key; the outline's
+    are looked up where they were, shifted by the items added or removed, then by key
+    (keys repeat: `push` with the same doc comment in two `impl`s)."""
     want = kept.keys
     out: list[tuple[int, int]] = []
     by_source = sorted(range(len(files)), key=lambda f: files[f].source)
     sources = {k[0] for k in want}
+    taken = {f.path: (f.analysis.items, chosen) for f, chosen in kept.files}
     for f in by_source:
         file = files[f]
         if file.source not in sources:
             continue
-        index = _index_of(file.source, file.analysis.items)
-        found = sorted(i for k in want if k[0] == file.source for i in index.get(k, ()))
+        was = taken.get(file.path)
+        if was is not None and was[0] == file.analysis.items:
+            found = sorted(was[1])  # the same items: exactly the ones taken
+        else:  # a new version of the file: by key
+            index = _index_of(file.source, file.analysis.items)
+            found = sorted(i for k in want if k[0] == file.source for i in index.get(k, ()))
         out.extend((f, i) for i in dict.fromkeys(found))
     shift = len(items) - kept.items_len
     found_outline: set[int] = set()
@@ -282,7 +294,8 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     elif anchor.key in anchors:
         kept = anchors[anchor.key]
     elif last is not None and (last_key is None or _nested(anchor, last)):
-        kept = Kept(last.keys, None, anchor.lo, anchor.hi, last.hint, last.items_len)
+        kept = Kept(last.keys, None, anchor.lo, anchor.hi, last.hint, last.items_len,
+                    last.files)
     else:
         kept = None
     idents = None if frozen else anchor_identifiers(analysis.lines, anchor, typing_line)
@@ -291,6 +304,7 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     items = analysis.items
     _prime_demand(doc, items)
     if kept is not None:
+        files = _with_kept_files(files, kept)
         held = resolve(kept, items, files, window)
         if FAST and not fresh_evidence:
             order = [ranking.Candidate(0.0, f, i) for f, i in held]
@@ -308,6 +322,16 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
         sel, keys = ranking.choose(cands, items, files, outline_source, budget)
     _store(anchors, store_key, kept, keys, idents, anchor, sel, items)
     return sel
+
+
+def _with_kept_files(files: Sequence[NeighborFile], kept: Kept) -> Sequence[NeighborFile]:
+    """`files`, plus the kept entries' files that are not among them now: an import
+    far from the cursor can stop parsing while a line is half typed (a Rust
+    `use super::*;` in `mod tests` at the end of the file), and the signatures it
+    brought would leave the prompt and come back a few keystrokes later."""
+    paths = {f.path for f in files}
+    missing = [f for f, _ in kept.files if f.path not in paths]
+    return list(files) + missing if missing else files
 
 
 def _held_keys(held, items, files) -> set:
@@ -337,7 +361,10 @@ def _store(anchors: OrderedDict, key, kept: Kept | None, keys: frozenset,
         merged = base
     else:
         merged = idents if base is None else base | idents
-    entry = Kept(keys, merged, anchor.lo, anchor.hi, _hint(sel.outline, items), len(items))
+    used = tuple((f, chosen) for f, chosen in zip(sel.neighbors.files, sel.neighbors.selected)
+                 if chosen)
+    entry = Kept(keys, merged, anchor.lo, anchor.hi, _hint(sel.outline, items), len(items),
+                 used)
     with _LOCK:
         anchors.pop(key, None)
         anchors[key] = entry
