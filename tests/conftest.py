@@ -56,6 +56,14 @@ def _isolated_state_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
 
 
+@pytest.fixture(autouse=True)
+def _no_remembered_selection():
+    """Each test starts with no stable selection remembered from another one (the
+    selection of a document depends on its history: `flashls/context/rank_memo.py`)."""
+    from flashls.context import ranking
+    ranking.forget()
+
+
 @pytest.fixture
 def fake():
     server = FakeDeepSeek(lambda req: Reply(text="fake_completion()")).start()

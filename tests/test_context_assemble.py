@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from flashls.context.assemble import (AssembledContext, RecentEdits, Workspace,
                                       assemble_context, render_breakdown)
+from flashls.context import ranking
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
 from flashls.context.tokens import estimate_tokens
@@ -67,7 +68,9 @@ def test_tiers_content_and_order():
     add_item = "    def add_item(self, order: Order, sku: str, quantity: int) -> None:"
     assert add_item in ctx.prefix and add_item not in outline_text
     # one budget on merit: at 1200 tokens the used neighbor signatures come first and the
-    # nearest same-file signatures take what is left
+    # nearest same-file signatures take what is left (a fresh selection: with the one
+    # above remembered, a smaller budget keeps its entries, dropping from the end)
+    ranking.forget()
     small = assemble_context(pdoc, offset, budget_tokens=1200, workspace=workspace("py_inventory"))
     check_invariants(small)
     outline = next(p.text for p in small.parts if p.tier == "outline")

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.context_bench import _big_module
-from flashls.context import analysis, outline
+from flashls.context import analysis, outline, ranking
 from flashls.context.assemble import _current_analysis, assemble_context, render_breakdown
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
@@ -115,6 +115,7 @@ def _run(ws: Workspace | None, path: Path, text: str, steps: int, seed: int,
          budgets=(2048,)) -> None:
     rng = random.Random(seed)
     analysis.clear()
+    ranking.forget()  # the stable selection depends on the history: both runs start empty
     uri = path.as_uri()
     pdoc = ParsedDocument.open(Document(uri, text, "", 1), str(path))
     recorded = []
@@ -147,6 +148,7 @@ def _run(ws: Workspace | None, path: Path, text: str, steps: int, seed: int,
         _check_state(uri)
         recorded.append((pdoc.doc.text, pdoc.doc.version, cursor, budget, got,
                          _facts(_current_analysis(pdoc))))
+    ranking.forget()  # ...and the fresh run replays the same history from the start
     for step, (text_, version, cursor, budget, got, facts) in enumerate(recorded):
         analysis.clear()
         fresh = ParsedDocument.open(Document(uri, text_, "", version), str(path))
@@ -320,3 +322,95 @@ def test_far_node_memo_equals_a_fresh_gather(tmp_path, monkeypatch, name, resolv
     path.write_text(text)
     hits = _far_replay(path, text, resolver, seed=17, steps=150, monkeypatch=monkeypatch)
     assert len(hits) > 75  # most keystrokes reuse the far part (the memo is in play)
+
+
+def _memory():
+    from collections import OrderedDict
+    from flashls.context import rank_memo
+    return {k: OrderedDict(d.anchors) for k, d in rank_memo._DOCS.items()}
+
+
+def _restore(saved) -> None:
+    from collections import OrderedDict
+    from flashls.context import rank_memo
+    rank_memo._DOCS.clear()
+    for k, anchors in saved.items():
+        rank_memo._DOCS[k] = rank_memo._Doc(OrderedDict(anchors))
+
+
+def _stable_replay(ws: Workspace, path: Path, text: str, seed: int, steps: int, monkeypatch):
+    """The stable selection answered without ranking (a keystroke that brings no new
+    identifier into the anchor) equals ranking then choosing from the same remembered
+    state, and leaves the same state, after every step of random typing, newlines,
+    deletions, cursor jumps and budget changes. Returns the steps the fast path took."""
+    from flashls.context import rank_memo
+    ranked = []
+    real_rank = ranking.rank
+    monkeypatch.setattr(ranking, "rank", lambda *a, **k: ranked.append(1) or real_rank(*a, **k))
+    from flashls.context import assemble
+    chosen = []  # the selections themselves: their demand is not in the context
+    real_select = assemble.select_stable
+    monkeypatch.setattr(assemble, "select_stable",
+                        lambda *a, **k: chosen.append(real_select(*a, **k)) or chosen[-1])
+    ranking.forget()
+    analysis.clear()
+    rng = random.Random(seed)
+    pdoc = ParsedDocument.open(Document(path.as_uri(), text, "", 1), str(path))
+    cursor = text.index("\n", len(text) // 2)  # typing at the end of a line, mostly
+    budget = 2048
+    fast: list[int] = []
+    for step in range(steps):
+        doc_text = pdoc.doc.text
+        roll = rng.random()
+        if roll < 0.06:
+            cursor = rng.randrange(len(doc_text) + 1)
+            if rng.random() < 0.7:
+                cursor = max(0, doc_text.find("\n", cursor)) if "\n" in doc_text[cursor:] else cursor
+        elif roll < 0.14 and cursor > 0:
+            start = max(0, cursor - rng.randint(1, 12))
+            _apply(pdoc, start, cursor, "")
+            cursor = start
+        else:
+            new = rng.choice(TYPED + "\n\n.(")
+            _apply(pdoc, cursor, cursor, new)
+            cursor += len(new)
+        pdoc.doc.version += 1
+        if rng.random() < 0.1:
+            budget = rng.choice((2048, 1500, 900))
+        saved = _memory()
+        before = len(ranked)
+        monkeypatch.setattr(rank_memo, "FAST", True)
+        got = assemble_context(pdoc, cursor, budget_tokens=budget, workspace=ws)
+        if len(ranked) == before:
+            fast.append(step)
+        after_fast = _memory()
+        _restore(saved)  # (without the last version's demand: summed afresh)
+        ranking._COSTS.clear()
+        monkeypatch.setattr(rank_memo, "FAST", False)
+        want = assemble_context(pdoc, cursor, budget_tokens=budget, workspace=ws)
+        if got != want:
+            assert render_breakdown(got) == render_breakdown(want), f"step {step}"
+        assert got == want, f"step {step}"
+        assert after_fast == _memory(), f"step {step}: the remembered selection differs"
+        assert chosen[-2:-1] == chosen[-1:], f"step {step}: the selections differ"
+    return fast
+
+
+@pytest.mark.parametrize("name", ["py", "go"])
+def test_stable_selection_without_ranking_equals_ranking(tmp_path, monkeypatch, name):
+    if name == "py":
+        root = tmp_path / "py_inventory"
+        shutil.copytree(FIXTURES / "py_inventory", root)
+        path = root / "inventory" / "big_module.py"
+        text = _big_module(1500)
+    else:
+        root = tmp_path / "go_shortener"
+        shutil.copytree(FIXTURES / "go_shortener", root)
+        path = root / "internal" / "store" / "store.go"
+        base = path.read_text()
+        head, _, body = base.partition("\nfunc ")
+        text = head + "".join(f"\nfunc {body}".replace("Store", f"Store{k}") for k in range(12))
+    path.write_text(text)
+    ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+    fast = _stable_replay(ws, path, text, seed=23, steps=150, monkeypatch=monkeypatch)
+    assert len(fast) > 60  # most keystrokes bring no new identifier: the fast path is in play

@@ -16,7 +16,8 @@ and top-level first.
 
 **Stability.** While the cursor stays inside one definition (the anchor), the
 previous selection is kept whole: entries with strong new evidence (a name just typed)
-are added only in what it leaves free. Consecutive prompts then share
+are added only in what it leaves free, and a keystroke that brings no new identifier
+is answered without ranking (`rank_memo.py`). Consecutive prompts then share
 their whole head and the prefix cache keeps hitting.
 """
 
@@ -26,11 +27,9 @@ import bisect
 import math
 import os
 import re
-import threading
 from dataclasses import dataclass
 from typing import Sequence
 
-from cachetools import LRUCache
 
 from .evidence import FAR, Evidence, anchor_range, gather
 from .memo import line_identifiers
@@ -361,58 +360,28 @@ def _items_cost(items: Sequence[Item], with_imports: bool) -> int:
     if hit is not None and hit[0] is items:
         return hit[1]
     cost = sum(entry_cost(it) for it in items if with_imports or it.kind != "import")
-    if len(_COSTS) > 256:
-        _COSTS.clear()
-    _COSTS[key] = (items, cost)
+    _remember_cost(items, with_imports, cost)
     return cost
 
 
-_LAST: LRUCache = LRUCache(maxsize=64)  # document -> (budget, {anchor: kept keys})
-_LOCK = threading.Lock()
+def _remember_cost(items: Sequence[Item], with_imports: bool, cost: int) -> None:
+    """`_items_cost`'s memo; `rank_memo` fills it for the current file from the last
+    version's cost and the few items a keystroke changed."""
+    if len(_COSTS) > 256:
+        _COSTS.clear()
+    _COSTS[(id(items), with_imports)] = (items, cost)
 
 
 def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
                   window: tuple[int, int], files: Sequence[NeighborFile], resolver: str,
                   outline_source: str, budget: int, typing_line: int = -1) -> Selection:
-    """`rank` + `choose`, keeping the previous selection while the anchor is the same."""
-    cands, ev = rank(analysis, path, cursor_line, window, files, resolver, typing_line)
-    lo, _ = ev.anchor
-    anchor_item = next((it for it in analysis.items if it.start == lo and it.kind != "import"),
-                       None)
-    anchor = (anchor_item.name, anchor_item.kind, anchor_item.lines[:1]) if anchor_item \
-        else None
-    with _LOCK:
-        memo = _LAST.get(doc_key)
-        if memo is None or memo[0] != budget:
-            memo = _LAST[doc_key] = (budget, {})  # anchor -> kept keys, latest last
-    anchors = memo[1]
-    last_anchor = next(reversed(anchors), None) if anchors else None
-    if anchor is None and last_anchor is not None:
-        # no definition around the cursor: usually a half-typed line the parser cannot
-        # place yet. Keep the last selection as it is, and the anchor it belongs to.
-        selection, keys = choose(cands, analysis.items, files, outline_source, budget,
-                                 anchors[last_anchor], frozen=True)
-        _remember(anchors, last_anchor, keys)
-        return selection
-    # a few recent anchors are remembered: an edit that makes the parser flip between
-    # two definitions (a doc comment being typed) finds each one's selection again
-    selection, keys = choose(cands, analysis.items, files, outline_source, budget,
-                             anchors.get(anchor))
-    _remember(anchors, anchor, keys)
-    return selection
-
-
-ANCHORS_PER_DOCUMENT = 4
-
-
-def _remember(anchors: dict, anchor, keys: frozenset) -> None:
-    with _LOCK:
-        anchors.pop(anchor, None)
-        anchors[anchor] = keys
-        while len(anchors) > ANCHORS_PER_DOCUMENT:
-            del anchors[next(iter(anchors))]
+    """`rank` + `choose`, keeping the previous selection while the anchor is the same
+    (the rule and its memo: `rank_memo.py`)."""
+    from . import rank_memo
+    return rank_memo.select_stable(doc_key, analysis, path, cursor_line, window, files,
+                                   resolver, outline_source, budget, typing_line)
 
 
 def forget() -> None:
-    with _LOCK:
-        _LAST.clear()
+    from . import rank_memo
+    rank_memo.forget()

@@ -1,0 +1,379 @@
+"""Stable selections while typing, and reusing them without ranking again.
+
+A document remembers, per *anchor* (the innermost function, method or class around
+the cursor), the keys of the entries its last selection took and the identifiers its
+text had then. The rule (`select_stable`):
+
+* **Same anchor.** The kept entries stay whole; if they no longer fit (the stable
+  tier's budget shrank), the weak ones go first, from the end of the prompt, so
+  the bytes that stay are the prompt's beginning. Entries with strong new evidence are
+  added in what is left **only when the anchor's text has an identifier it did not
+  have before that names a definition of the current file or of a neighbor file, or
+  a neighbor module** (the line being typed at its end does not count: half-written
+  names; nor do new local variables). A larger budget alone adds nothing: the rest goes to recent code, which
+  comes later in the prompt.
+* **No definition around the cursor** (a half-typed line the parser cannot place):
+  the last anchor's entries, as they are.
+* **A new anchor nested in the last one, around it, or after none**: it starts from
+  the last anchor's entries (the parser flips between a method and its `impl` /
+  class while a signature or doc comment is typed; a variable is never an anchor).
+* **Any other new anchor**: a fresh selection, best first.
+
+While entries are kept, so are the neighbor files they come from, even when an import
+line far from the cursor stops parsing for a few keystrokes (the file's last analysis
+is used until it is imported again or the anchor changes).
+
+Because nothing but such new identifiers adds entries, a keystroke that brings none is
+answered without ranking: the kept keys are resolved against the current items and
+taken as they are (`_reuse`), exactly what ranking then choosing with them gives
+whenever they all fit (the equivalence test replays random edits both ways).
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Sequence
+
+from cachetools import LRUCache
+
+from .evidence import anchor_range
+from .memo import line_identifiers
+from .neighbors import NeighborFile
+from .outline import CONTAINER_KINDS, Item
+
+ANCHORS_PER_DOCUMENT = 4
+NOT_ANCHORS = frozenset({"import", "variable", "constant", "field", "type", "macro"})
+FAST = True  # answer keystrokes without new identifiers without ranking (tests turn it off)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    key: tuple | None  # (kind, first line number, first line); None: no definition
+    lo: int
+    hi: int
+
+
+@dataclass
+class Kept:
+    keys: frozenset  # ranking._key of every entry the last selection took
+    idents: frozenset[str] | None  # the anchor's identifiers then (None: inherited)
+    lo: int
+    hi: int
+    hint: dict  # outline key -> the indices it was selected at
+    items_len: int
+    files: tuple = ()  # (neighbor file, the indices taken from it) its entries come from
+
+
+@dataclass
+class _Doc:
+    anchors: OrderedDict  # anchor key -> Kept, most recent last
+    demand: tuple | None = None  # (items, their whole cost) of the last version seen
+
+
+_DOCS: LRUCache = LRUCache(maxsize=64)
+_LOCK = threading.Lock()
+_STARTS: dict[int, tuple[object, list[int]]] = {}
+
+
+def _starts(items: Sequence[Item]) -> list[int]:
+    hit = _STARTS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    starts = [it.start for it in items]
+    if len(_STARTS) > 16:
+        _STARTS.clear()
+    _STARTS[id(items)] = (items, starts)
+    return starts
+
+
+def stable_anchor(analysis, cursor_line: int) -> Anchor:
+    """The definition the selection is anchored on: the item `anchor_range` finds
+    (the innermost one around the cursor), or its nearest enclosing one when that is
+    a variable, field or constant."""
+    items = analysis.items
+    lo, hi = anchor_range(items, cursor_line, analysis.lines)
+    starts = _starts(items)
+    k = bisect.bisect_left(starts, lo)
+    index = -1
+    while k < len(items) and items[k].start == lo:
+        if items[k].kind != "import":
+            index = k
+            break
+        k += 1
+    while index != -1 and items[index].kind in NOT_ANCHORS:
+        index = items[index].parent
+    if index == -1:
+        return Anchor(None, cursor_line, cursor_line)
+    it = items[index]
+    return Anchor((it.kind, it.start, it.lines[:1]), it.start, max(it.end, cursor_line))
+
+
+def anchor_identifiers(lines: Sequence[str], anchor: Anchor, typing_line: int) -> frozenset[str]:
+    """Identifiers of the anchor's lines but the one being typed at its end."""
+    out: set[str] = set()
+    for row in range(max(0, anchor.lo), min(anchor.hi, len(lines) - 1) + 1):
+        if row != typing_line:
+            out |= line_identifiers(lines[row])
+    return frozenset(out)
+
+
+_NAMES: LRUCache = LRUCache(maxsize=128)  # id(items) -> (items, names it defines)
+
+
+def _defined(items: Sequence[Item]) -> frozenset[str]:
+    hit = _NAMES.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    names = frozenset(it.name for it in items if it.name)
+    _NAMES[id(items)] = (items, names)
+    return names
+
+
+def _names_new(new: frozenset[str], analysis, files: Sequence[NeighborFile]) -> bool:
+    """Whether an identifier new in the anchor names something a selection could take:
+    a definition of the current file or of a neighbor file, or a neighbor module
+    (a new local variable or a half-typed word on a finished line does not)."""
+    if not new:
+        return False
+    from .ranking import module_name
+    if not new.isdisjoint(_defined(analysis.items)):
+        return True
+    for f in files:
+        if not new.isdisjoint(_defined(f.analysis.items)) or \
+                module_name(f.path, f.analysis.package) in new:
+            return True
+    return False
+
+
+def _common_ends(old: Sequence[Item], new: Sequence[Item]) -> tuple[int, int]:
+    """Lengths of the longest equal prefix and suffix (not overlapping) of two item
+    sequences, by bisection on slice equality (compared in C: a keystroke leaves
+    nearly every item as it was, and one Python-level step per item costs as much as
+    summing their costs)."""
+    n, m = len(old), len(new)
+    lo, hi = 0, min(n, m)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    p = lo
+    lo, hi = 0, min(n, m) - p
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[n - mid:] == new[m - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
+
+
+def _prime_demand(doc: _Doc, items: Sequence[Item]) -> None:
+    """The current file's whole cost (`ranking._items_cost(items, True)`, which `choose`
+    reports as demand), from the last version's: a keystroke gives a new items tuple
+    but changes a few items only, found between the longest equal runs at both ends.
+    Summing all of them is a millisecond in a 5,000-line file."""
+    from . import ranking
+    from .neighbors import entry_cost
+    hit = ranking._COSTS.get((id(items), True))
+    if hit is not None and hit[0] is items:
+        doc.demand = (items, hit[1])
+        return
+    if doc.demand is None:
+        doc.demand = (items, ranking._items_cost(items, True))
+        return
+    old, cost = doc.demand
+    n, m = len(old), len(items)
+    p, q = _common_ends(tuple(old), tuple(items))
+    cost += sum(entry_cost(it) for it in items[p:m - q]) - \
+        sum(entry_cost(it) for it in old[p:n - q])
+    ranking._remember_cost(items, True, cost)
+    doc.demand = (items, cost)
+
+
+def _nested(a: Anchor, b: Kept) -> bool:
+    return a.lo <= b.lo <= a.hi or b.lo <= a.lo <= b.hi
+
+
+def _outline_shown(item: Item, window: tuple[int, int]) -> bool:
+    """Whether the outline may show `item` (`ranking.outline_candidates`' test)."""
+    lo, hi = window
+    if lo <= item.start and item.end <= hi:
+        return False
+    if item.kind not in CONTAINER_KINDS and item.start <= hi and item.end >= lo:
+        return False
+    return not (item.kind == "import" and lo <= item.start <= hi)
+
+
+_FILE_KEYS: LRUCache = LRUCache(maxsize=128)  # id(items) -> (items, {key: [indices]})
+
+
+def _index_of(source: str, items: Sequence[Item]) -> dict:
+    hit = _FILE_KEYS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    index: dict = {}
+    for i, it in enumerate(items):
+        if it.kind != "import" or not source:
+            index.setdefault((source, it.name, it.kind, it.lines[:1]), []).append(i)
+    _FILE_KEYS[id(items)] = (items, index)
+    return index
+
+
+def _key(source: str, item: Item) -> tuple:
+    return (source, item.name, item.kind, item.lines[:1])
+
+
+def resolve(kept: Kept, items: Sequence[Item], files: Sequence[NeighborFile],
+            window: tuple[int, int]) -> list[tuple[int, int]]:
+    """(file, item) of every kept entry that exists now, in prompt order (neighbor
+    files by path, then the outline; items in file order). A neighbor file's are the
+    indices taken while its items are the same, else found by key; the outline's
+    are looked up where they were, shifted by the items added or removed, then by key
+    (keys repeat: `push` with the same doc comment in two `impl`s)."""
+    want = kept.keys
+    out: list[tuple[int, int]] = []
+    by_source = sorted(range(len(files)), key=lambda f: files[f].source)
+    sources = {k[0] for k in want}
+    taken = {f.path: (f.analysis.items, chosen) for f, chosen in kept.files}
+    for f in by_source:
+        file = files[f]
+        if file.source not in sources:
+            continue
+        was = taken.get(file.path)
+        if was is not None and was[0] == file.analysis.items:
+            found = sorted(was[1])  # the same items: exactly the ones taken
+        else:  # a new version of the file: by key
+            index = _index_of(file.source, file.analysis.items)
+            found = sorted(i for k in want if k[0] == file.source for i in index.get(k, ()))
+        out.extend((f, i) for i in dict.fromkeys(found))
+    shift = len(items) - kept.items_len
+    found_outline: set[int] = set()
+    for k in want:
+        if k[0] != "":
+            continue
+        hits = [j for at in kept.hint.get(k, ()) for j in (at, at + shift)
+                if 0 <= j < len(items) and _key("", items[j]) == k]
+        if not hits:
+            hits = list(_index_of("", items).get(k, ()))
+        found_outline.update(i for i in hits if _outline_shown(items[i], window))
+    out.extend((-1, i) for i in sorted(found_outline))
+    return out
+
+
+def _hint(sel_outline: frozenset[int], items: Sequence[Item]) -> dict:
+    """outline key -> the indices it was selected at (names like `state` repeat)."""
+    out: dict = {}
+    for i in sorted(sel_outline):
+        out.setdefault(_key("", items[i]), []).append(i)
+    return out
+
+
+def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
+                  window: tuple[int, int], files: Sequence[NeighborFile], resolver: str,
+                  outline_source: str, budget: int, typing_line: int = -1):
+    """The stable tier's selection under the rule of this module."""
+    from . import ranking
+    anchor = stable_anchor(analysis, cursor_line)
+    with _LOCK:
+        doc = _DOCS.get(doc_key)
+        if doc is None:
+            doc = _DOCS[doc_key] = _Doc(OrderedDict())
+    anchors = doc.anchors
+    last_key = next(reversed(anchors)) if anchors else "-"
+    last = anchors.get(last_key) if anchors else None
+    store_key = anchor.key
+    frozen = False
+    if anchor.key is None and last is not None:
+        kept, store_key, frozen = last, last_key, True
+        anchor = Anchor(last_key, last.lo, last.hi)  # still the last one's
+    elif anchor.key in anchors:
+        kept = anchors[anchor.key]
+    elif last is not None and (last_key is None or _nested(anchor, last)):
+        kept = Kept(last.keys, None, anchor.lo, anchor.hi, last.hint, last.items_len,
+                    last.files)
+    else:
+        kept = None
+    idents = None if frozen else anchor_identifiers(analysis.lines, anchor, typing_line)
+    fresh_evidence = kept is not None and not frozen and (
+        kept.idents is None or _names_new(idents - kept.idents, analysis, files))
+    items = analysis.items
+    _prime_demand(doc, items)
+    if kept is not None:
+        files = _with_kept_files(files, kept)
+        held = resolve(kept, items, files, window)
+        if FAST and not fresh_evidence:
+            order = [ranking.Candidate(0.0, f, i) for f, i in held]
+            sel, keys = ranking.choose(order, items, files, outline_source, budget)
+            if keys == _held_keys(held, items, files):  # all of them fit: as ranked
+                _store(anchors, store_key, kept, keys, idents, anchor, sel, items)
+                return sel
+        cands, _ = ranking.rank(analysis, path, cursor_line, window, files, resolver,
+                                typing_line)
+        order = _keep_order(cands, held, kept, fresh_evidence, ranking.STRONG)
+        sel, keys = ranking.choose(order, items, files, outline_source, budget)
+    else:
+        cands, _ = ranking.rank(analysis, path, cursor_line, window, files, resolver,
+                                typing_line)
+        sel, keys = ranking.choose(cands, items, files, outline_source, budget)
+    _store(anchors, store_key, kept, keys, idents, anchor, sel, items)
+    return sel
+
+
+def _with_kept_files(files: Sequence[NeighborFile], kept: Kept) -> Sequence[NeighborFile]:
+    """`files`, plus the kept entries' files that are not among them now: an import
+    far from the cursor can stop parsing while a line is half typed (a Rust
+    `use super::*;` in `mod tests` at the end of the file), and the signatures it
+    brought would leave the prompt and come back a few keystrokes later."""
+    paths = {f.path for f in files}
+    missing = [f for f, _ in kept.files if f.path not in paths]
+    return list(files) + missing if missing else files
+
+
+def _held_keys(held, items, files) -> set:
+    return {_key(files[f].source, files[f].analysis.items[i]) if f >= 0 else _key("", items[i])
+            for f, i in held}
+
+
+def _keep_order(cands, held: list[tuple[int, int]], kept: Kept, fresh_evidence: bool,
+                strong: float) -> list:
+    """Kept entries first (strong ones, then weak ones, each in prompt order: what
+    does not fit goes from the end), then strong new ones when there is new evidence."""
+    from .ranking import Candidate
+    score = {(c.file, c.item): c.score for c in cands}
+    held_set = set(held)
+    kept_order = [Candidate(score.get(p, 0.0), p[0], p[1]) for p in held]
+    order = [c for c in kept_order if c.score >= strong] + \
+        [c for c in kept_order if c.score < strong]
+    if fresh_evidence:
+        order += [c for c in cands if (c.file, c.item) not in held_set and c.score >= strong]
+    return order
+
+
+def _store(anchors: OrderedDict, key, kept: Kept | None, keys: frozenset,
+           idents: frozenset[str] | None, anchor: Anchor, sel, items) -> None:
+    base = kept.idents if kept is not None else None
+    if idents is None:
+        merged = base
+    else:
+        merged = idents if base is None else base | idents
+    used = tuple((f, chosen) for f, chosen in zip(sel.neighbors.files, sel.neighbors.selected)
+                 if chosen)
+    entry = Kept(keys, merged, anchor.lo, anchor.hi, _hint(sel.outline, items), len(items),
+                 used)
+    with _LOCK:
+        anchors.pop(key, None)
+        anchors[key] = entry
+        while len(anchors) > ANCHORS_PER_DOCUMENT:
+            del anchors[next(iter(anchors))]
+
+
+def forget() -> None:
+    """Drop every remembered selection (the other memos here are exact, keyed on the
+    objects they were computed from, and bounded)."""
+    with _LOCK:
+        _DOCS.clear()
