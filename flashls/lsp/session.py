@@ -18,7 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import needs_background, preparation_steps
+from ..context.background import Foreground, needs_background, preparation_steps
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
@@ -41,6 +41,9 @@ REASON_CODES = frozenset({"language_disabled", "excluded", "credential_file",
                           "offline"})
 ERROR_REASONS = frozenset({"no_api_key", "backing_off", "offline"})
 IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
+# a completion's upstream call started: its send takes a few turns of the loop more
+UPSTREAM_SEND_S = 0.03
+COMPLETION_HOLD = "completion"  # the Foreground hold kind of an invoked completion
 
 
 _gc_pauses = [0]  # background preparations running with the collector paused
@@ -124,6 +127,7 @@ class StatusEvents:
 
     def request_started(self, kind: str, model: str) -> None:
         self.in_flight += 1
+        self.session.foreground.release_kind(COMPLETION_HOLD, UPSTREAM_SEND_S)
         for sink in self.sinks:
             sink.request_started(kind, model)
         self._notify("thinking")
@@ -158,6 +162,7 @@ class Session:
         self.unsynced: dict[str, str] = {}
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
+        self.foreground = Foreground()  # requests being answered go before preparations
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
@@ -315,11 +320,14 @@ class Session:
         the survivors are frozen, as at startup: they are long-lived tables, freed by
         reference counting when replaced, and never worth rescanning."""
         _pause_gc()
+        turn = self.foreground.turn
         try:
+            await turn()  # the request right behind the didOpen comes first
             while (pdoc := self.documents.get(uri)) is not None and \
                     uri not in self.unsynced and needs_background(pdoc):
                 for _ in preparation_steps(pdoc):
                     await asyncio.sleep(0)
+                    await turn()
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
