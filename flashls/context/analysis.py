@@ -727,20 +727,27 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
     return result
 
 
-def has_state(state_key: Hashable) -> bool:
-    """Whether a version of this document was analyzed: the next one then costs its
-    edit, not the file (see `_analyze_incremental`)."""
+def cached(spec: LanguageSpec, key: Hashable) -> Analysis | None:
+    """`analyze(spec, text, key)`'s result if it is at hand, without computing it."""
     with _LOCK:
-        return state_key in _STATES
+        return _FILES.get((spec.name, key))
 
 
-def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
-                  state_key: Hashable, slice_s: float) -> Iterator[None]:
-    """`analyze(..., current=True, state_key=...)` of a document with no analyzed
-    version yet, in slices of about `slice_s` seconds, yielding between them. `tree`
-    must be a private copy (edits to the document edit its tree in place)."""
+def file_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
+               slice_s: float) -> Iterator[None]:
+    """`analyze(spec, text, key, tree=tree)` (a file read from disk, another open
+    buffer: no per-document state) in slices of about `slice_s` seconds."""
     source = text.encode("utf-8", "surrogatepass")
     lines = split_lines(text)
+    recs = yield from _node_recs_steps(spec, tree, source, lines, slice_s)
+    result = yield from _full_steps(spec, source, lines, recs, None, slice_s)
+    with _LOCK:
+        _FILES[(spec.name, key)] = result
+
+
+def _node_recs_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: list[str],
+                     slice_s: float) -> Generator[None, None, list[_NodeRec]]:
+    """Every top-level node's record, a big node's extraction in slices too."""
     children = tree.root_node.children
     yield  # 5-10 ms on 2 MB so far: the nodes start a slice of their own
     recs: list[_NodeRec] = []
@@ -755,6 +762,24 @@ def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
         if time.perf_counter() > deadline:
             yield
             deadline = time.perf_counter() + slice_s
+    return recs
+
+
+def has_state(state_key: Hashable) -> bool:
+    """Whether a version of this document was analyzed: the next one then costs its
+    edit, not the file (see `_analyze_incremental`)."""
+    with _LOCK:
+        return state_key in _STATES
+
+
+def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
+                  state_key: Hashable, slice_s: float) -> Iterator[None]:
+    """`analyze(..., current=True, state_key=...)` of a document with no analyzed
+    version yet, in slices of about `slice_s` seconds, yielding between them. `tree`
+    must be a private copy (edits to the document edit its tree in place)."""
+    source = text.encode("utf-8", "surrogatepass")
+    lines = split_lines(text)
+    recs = yield from _node_recs_steps(spec, tree, source, lines, slice_s)
     result = yield from _full_steps(spec, source, lines, recs, state_key, slice_s)
     with _LOCK:
         _CURRENT[(spec.name, key)] = result

@@ -18,7 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import Foreground, needs_background, preparation_steps
+from ..context.background import NEIGHBORS, Foreground, needs_background, preparation_steps
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
@@ -163,6 +163,7 @@ class Session:
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
         self.foreground = Foreground()  # requests being answered go before preparations
+        NEIGHBORS.turn = self.foreground.turn  # neighbor files analyzed in the background
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
@@ -248,6 +249,9 @@ class Session:
         for uri in list(self.documents):
             self._cancel_preparation(uri)
             self.engine.forget(uri)
+        NEIGHBORS.pending.clear()
+        if NEIGHBORS.task is not None:
+            NEIGHBORS.task.cancel()
         await self.model.aclose()
 
     def close_sinks(self) -> None:
