@@ -252,3 +252,61 @@ async def test_a_request_right_after_opening_is_served_before_any_preparation_st
     finally:
         await session.close()
         fake.stop()
+
+
+# -- neighbor files: what is ready now, the rest in the background -------------------------
+def _project(tmp_path, big_functions: int = 600):
+    (tmp_path / "helpers.py").write_text(synthetic_python(big_functions), encoding="utf-8")
+    (tmp_path / "small.py").write_text("def tiny(a):\n    return a\n", encoding="utf-8")
+    main = "from helpers import handler_5\nfrom small import tiny\n\n\ndef run(v):\n" \
+           "    return handler_5(tiny(v))\n"
+    (tmp_path / "main.py").write_text(main, encoding="utf-8")
+    return main
+
+
+async def test_a_big_neighbor_is_analyzed_in_the_background_then_joins(tmp_path):
+    from flashls.context.background import NEIGHBORS, NEIGHBOR_SPOT_BYTES
+    from flashls.context.neighbors import neighbor_files
+    from flashls.context.workspace import Workspace
+    main = _project(tmp_path)
+    assert len((tmp_path / "helpers.py").read_bytes()) > NEIGHBOR_SPOT_BYTES
+    workspace = Workspace([str(tmp_path)])
+    path = str(tmp_path / "main.py")
+    pdoc = ParsedDocument.open(Document((tmp_path / "main.py").as_uri(), main, "python", 1),
+                               path)
+    mine = analyze(pdoc.spec, main, ("main", 1))
+    before = analysis.stats["chunks_extracted"]
+    first = neighbor_files(pdoc.spec, path, mine, workspace, {}, background=True)
+    # the small import is analyzed on the spot, the big one is not (600 functions)
+    assert [f.source for f in first] == ["small.py"]
+    assert analysis.stats["chunks_extracted"] - before < 10
+    assert NEIGHBORS.task is not None
+    await asyncio.wait_for(NEIGHBORS.task, 120)
+    later = neighbor_files(pdoc.spec, path, mine, workspace, {}, background=True)
+    assert [f.source for f in later] == ["helpers.py", "small.py"]
+    # exactly what an analysis on the spot gives (a direct caller's)
+    direct = {f.source: f.analysis for f in neighbor_files(pdoc.spec, path, mine,
+                                                           workspace, {})}
+    analysis.clear()
+    fresh = {f.source: f.analysis for f in neighbor_files(pdoc.spec, path, mine,
+                                                          workspace, {})}
+    for f in later:
+        assert f.analysis.items == fresh[f.source].items == direct[f.source].items
+        assert f.analysis.usages == fresh[f.source].usages
+
+
+def test_a_code_action_on_a_big_document_being_prepared_does_not_analyze_it(tmp_path):
+    from flashls.actions.context import gather
+    pdoc = _background_doc(HUGE)
+    for _ in pdoc.syntax.parse_steps(pdoc.doc.source_bytes):  # parsed, not analyzed
+        pass
+    assert pdoc.tree() is not None and needs_background(pdoc)
+    before = analysis.stats["chunks_extracted"]
+    start = HUGE.index("def method_700")
+    ctx = gather(pdoc, start, start + 10, "huge.py")
+    assert analysis.stats["chunks_extracted"] == before  # no analysis on the spot
+    assert ctx.outline == "" and "method_700" in ctx.scope  # the region, as ready
+    while needs_background(pdoc):
+        for _ in preparation_steps(pdoc):
+            pass
+    assert "class Huge" in gather(pdoc, start, start + 10, "huge.py").outline
