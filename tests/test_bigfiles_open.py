@@ -122,16 +122,18 @@ async def test_a_held_foreground_keeps_the_preparation_waiting_until_released():
     assert not foreground.busy()
 
 
-def test_holds_expire_and_an_upstream_call_releases_its_kind_only():
+def test_an_upstream_call_releases_the_holds_and_forgotten_ones_expire():
     foreground = Foreground(max_hold_s=3600)
-    completion, other = foreground.hold("completion"), foreground.hold("other")
-    foreground.release_kind("completion")  # its upstream call left
+    first, second = foreground.hold("a"), foreground.hold("b")
+    foreground.release(first)
     assert foreground.busy()  # the other request still holds
-    foreground.release(other)
-    assert not foreground.busy()
+    foreground.release_all(after_s=3600)  # its upstream call left: not yet expired
+    assert foreground.busy()
+    foreground.release_all()
+    assert not foreground.busy() and second
     forgotten = Foreground(max_hold_s=0.0)
     forgotten.hold("lost")  # never released: it expires, the preparation goes on
-    assert not forgotten.busy() and completion
+    assert not forgotten.busy()
 
 
 def test_unread_input_holds_the_preparation_back():
@@ -163,7 +165,7 @@ def test_only_requests_hold_and_automatic_completions_do_not():
     command = message({"id": 3, "method": "workspace/executeCommand",
                        "params": {"command": "flashls.showSettings"}})
     change = message({"method": "$/cancelRequest", "params": {"id": 1}})
-    assert foreground_kind(invoked) == "completion"
+    assert foreground_kind(invoked) == "textDocument/inlineCompletion"
     assert foreground_kind(automatic) is None and foreground_kind(change) is None
     assert foreground_kind(command) == "workspace/executeCommand"
 

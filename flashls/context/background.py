@@ -57,13 +57,14 @@ class Foreground:
     def release(self, token: int) -> None:
         self._holds.pop(token, None)
 
-    def release_kind(self, kind: str, after_s: float = 0.0) -> None:
-        """Every hold of this kind, `after_s` from now (an upstream call is on its
-        way: the completion request behind it needs the loop only for its send)."""
+    def release_all(self, after_s: float = 0.0) -> None:
+        """Every hold, `after_s` from now: an upstream call is on its way, and the
+        request behind it needs the loop only for its send (with several requests in
+        flight, the others lose their hold early: the preparation runs a little
+        sooner, nothing waits longer)."""
         expires = time.monotonic() + after_s
-        for token, (held, at) in list(self._holds.items()):
-            if held == kind:
-                self._holds[token] = (held, min(at, expires))
+        for token, (kind, at) in list(self._holds.items()):
+            self._holds[token] = (kind, min(at, expires))
 
     def busy(self) -> bool:
         if self.input_pending():

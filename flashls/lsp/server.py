@@ -25,7 +25,7 @@ from ..completion.service import CompletionEngine, Suggestion
 from ..context.document import Document, PositionError
 from ..context.syntax import ParsedDocument
 from ..settings import SECTION, Settings, apply_settings
-from .session import COMPLETION_HOLD, Session
+from .session import Session
 from .warmup import warm_up, warm_workspace
 
 log = logging.getLogger("flashls")
@@ -131,10 +131,10 @@ COMPLETION_METHODS = frozenset({lsp.TEXT_DOCUMENT_INLINE_COMPLETION, lsp.TEXT_DO
 
 
 def foreground_kind(message: Any) -> str | None:
-    """The Foreground hold a message takes: requests do, with the completion kind for
-    an invoked completion (released when its upstream call leaves); an automatic
-    completion does not (its debounce wait would hold the preparation back while
-    the user types, and hides the slices anyway); notifications do not."""
+    """The Foreground hold a message takes (its method), or None: requests hold the
+    background preparation back until answered or their upstream call leaves;
+    notifications do not, nor does an automatic completion (its debounce wait would
+    hold the preparation back while the user types, and hides the slices anyway)."""
     method = getattr(message, "method", None)
     if method is None or getattr(message, "id", None) is None:
         return None
@@ -144,7 +144,6 @@ def foreground_kind(message: Any) -> str | None:
         if kind not in (lsp.InlineCompletionTriggerKind.Invoked,
                         lsp.CompletionTriggerKind.Invoked):
             return None
-        return COMPLETION_HOLD
     return method
 
 

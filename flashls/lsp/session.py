@@ -41,9 +41,9 @@ REASON_CODES = frozenset({"language_disabled", "excluded", "credential_file",
                           "offline"})
 ERROR_REASONS = frozenset({"no_api_key", "backing_off", "offline"})
 IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
-# a completion's upstream call started: its send takes a few turns of the loop more
+# an upstream call started (completion, action, next edit): its send takes a few more
+# turns of the loop, then the background preparation may go on
 UPSTREAM_SEND_S = 0.03
-COMPLETION_HOLD = "completion"  # the Foreground hold kind of an invoked completion
 
 
 _gc_pauses = [0]  # background preparations running with the collector paused
@@ -127,7 +127,7 @@ class StatusEvents:
 
     def request_started(self, kind: str, model: str) -> None:
         self.in_flight += 1
-        self.session.foreground.release_kind(COMPLETION_HOLD, UPSTREAM_SEND_S)
+        self.session.foreground.release_all(UPSTREAM_SEND_S)
         for sink in self.sinks:
             sink.request_started(kind, model)
         self._notify("thinking")
