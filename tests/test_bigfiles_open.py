@@ -312,3 +312,44 @@ def test_a_code_action_on_a_big_document_being_prepared_does_not_analyze_it(tmp_
         for _ in preparation_steps(pdoc):
             pass
     assert "class Huge" in gather(pdoc, start, start + 10, "huge.py").outline
+
+
+async def test_the_http_steps_of_a_model_request_reach_the_server(monkeypatch):
+    """The trace of one request: its send releases the foreground, its answer holds
+    it until closed (the session's listeners; a listener that raises breaks nothing)."""
+    from flashls.model import streaming
+    calls = []
+
+    def started():
+        calls.append("answering")
+        return lambda: calls.append("closed")
+
+    monkeypatch.setattr(streaming, "on_request_sent", lambda: calls.append("sent"))
+    monkeypatch.setattr(streaming, "on_answer_started", started)
+    trace = streaming._tracer()
+    for event in ("connection.connect_tcp.started", "http11.send_request_headers.complete",
+                  "http11.send_request_body.complete",
+                  "http11.receive_response_headers.started",
+                  "http11.receive_response_headers.complete",
+                  "http11.receive_response_body.started", "http11.response_closed.complete"):
+        await trace(event, {})
+    assert calls == ["sent", "answering", "closed"]
+    monkeypatch.setattr(streaming, "on_request_sent", lambda: 1 / 0)
+    await streaming._tracer()("http11.send_request_body.complete", {})  # no error
+
+
+async def test_an_answer_holds_the_foreground_only_for_a_request_that_holds_it():
+    from flashls.context.background import handling
+    server = create_server()
+    session = server.session
+    automatic = session._answer_hold()  # no request in this context: an automatic one
+    assert not session.foreground.busy()
+    marked = handling.set("textDocument/inlineCompletion")
+    try:
+        release = session._answer_hold()
+    finally:
+        handling.reset(marked)
+    assert session.foreground.busy()
+    release()
+    automatic()
+    assert not session.foreground.busy()

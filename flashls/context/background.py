@@ -10,6 +10,7 @@ once a version is analyzed every later one is an incremental update on the reque
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import logging
 import time
@@ -29,6 +30,13 @@ EXTRACTION_QUERIES = ("definitions", "imports")  # what `analysis` matches per n
 # waiting on something else (the model, a debounce), not on the loop
 HOLD_MAX_S = 0.5
 HOLD_POLL_S = 0.001  # how often a held-back preparation looks again
+
+
+# the hold kind of the request whose handling runs in this context (set by the server
+# around each message; tasks started for it inherit it): an answer arriving for an
+# invoked completion holds the preparation back, one for an automatic one does not
+handling: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "flashls_foreground_request", default=None)
 
 
 class Foreground:

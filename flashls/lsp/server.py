@@ -22,6 +22,7 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..completion.service import CompletionEngine, Suggestion
+from ..context.background import handling
 from ..context.document import Document, PositionError
 from ..context.syntax import ParsedDocument
 from ..settings import SECTION, Settings, apply_settings
@@ -67,9 +68,11 @@ class FlashProtocol(LanguageServerProtocol):
             super().handle_message(message)
             return
         token = foreground.hold(kind)
+        marked = handling.set(kind)  # what the handler's tasks start with (a copy)
         try:
             super().handle_message(message)
         finally:
+            handling.reset(marked)
             future = self._request_futures.get(message.id)
             if future is None or future.done():
                 foreground.release(token)
@@ -209,10 +212,13 @@ def create_server() -> FlashServer:
     def initialize(ls: FlashServer, params: lsp.InitializeParams) -> None:
         session.on_initialize(params)
         warm_up(ls.protocol)  # the first suggestion's one-off costs, paid here
+        # here, not at `initialized`: the client waits for this answer anyway, while
+        # right after `initialized` it sends the first didOpen (a full collection,
+        # 100-200 ms, stood between them and the first suggestion)
+        freeze_startup_objects()
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: FlashServer, params: lsp.InitializedParams) -> None:
-        freeze_startup_objects()
         await session.pull_settings()
         warm_workspace(session)
 

@@ -18,10 +18,12 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import NEIGHBORS, Foreground, needs_background, preparation_steps
+from ..context.background import (NEIGHBORS, Foreground, handling, needs_background,
+                                  preparation_steps)
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
+from ..model import streaming
 from ..model.catalog import KEY_REQUIRED
 from ..model.network import NetworkSettingError, client_kwargs
 from ..model.providers import ModelClient, config_from_settings
@@ -41,12 +43,17 @@ REASON_CODES = frozenset({"language_disabled", "excluded", "credential_file",
                           "offline"})
 ERROR_REASONS = frozenset({"no_api_key", "backing_off", "offline"})
 IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
-# an upstream call started (completion, action, next edit): its send takes a few more
-# turns of the loop, then the background preparation may go on
-UPSTREAM_SEND_S = 0.03
+# an upstream call started (completion, action, next edit): the background preparation
+# goes on once its body is written (`model.streaming.on_request_sent`), or this long
+# after it started if the transport does not say
+UPSTREAM_SEND_S = 0.25
 
 
 _gc_pauses = [0]  # background preparations running with the collector paused
+
+
+def _nothing() -> None:
+    return None
 
 
 def _pause_gc() -> None:
@@ -164,6 +171,8 @@ class Session:
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
         self.foreground = Foreground()  # requests being answered go before preparations
         NEIGHBORS.turn = self.foreground.turn  # neighbor files analyzed in the background
+        streaming.on_request_sent = self.foreground.release_all
+        streaming.on_answer_started = self._answer_hold
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
@@ -175,6 +184,18 @@ class Session:
             self.model, settings=lambda: self.settings, documents=self.documents,
             roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
         configure_logging(server, self.settings.log_level, self.settings.effective_api_key)
+
+    def _answer_hold(self) -> Any:
+        """A model answer is arriving for a request that holds the foreground (an
+        invoked completion, an action): the background preparation waits until it is
+        closed (at most `Foreground.max_hold_s`), so its chunks, the clean-up and the
+        editor's answer are not each behind a slice of background work. Answers to
+        automatic completions do not hold it: while the user types they would be
+        back to back, and the preparation would never get its turn."""
+        if handling.get() is None:
+            return _nothing
+        token = self.foreground.hold("answer")
+        return lambda: self.foreground.release(token)
 
     # -- lifecycle ----------------------------------------------------------------------
     def on_initialize(self, params: lsp.InitializeParams) -> None:
