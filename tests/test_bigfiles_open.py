@@ -13,10 +13,11 @@ from benchmarks.bigfiles import synthetic_python
 from flashls.context import analysis
 from flashls.context.analysis import _ROWS_PER_LOOK, analyze, analyze_steps
 from flashls.context.assemble import assemble_context
-from flashls.context.background import Foreground, needs_background, preparation_steps
+from flashls.context.background import needs_background, preparation_steps
 from flashls.context.document import Document
 from flashls.context.syntax import BACKGROUND_BYTES, ParsedDocument
 from flashls.lsp import session as session_module
+from flashls.lsp.foreground import Foreground
 from flashls.lsp.server import create_server, foreground_kind
 from flashls.lsp.stdio import LoopStdin
 from flashls.lsp.warmup import warm_up
@@ -266,10 +267,13 @@ def _project(tmp_path, big_functions: int = 600):
     return main
 
 
-async def test_a_big_neighbor_is_analyzed_in_the_background_then_joins(tmp_path):
-    from flashls.context.background import NEIGHBORS, NEIGHBOR_SPOT_BYTES
+def test_a_big_neighbor_is_analyzed_in_the_background_then_joins(tmp_path, monkeypatch):
+    from flashls.context.background import NEIGHBOR_SPOT_BYTES, NEIGHBORS
     from flashls.context.neighbors import neighbor_files
     from flashls.context.workspace import Workspace
+    told = []
+    monkeypatch.setattr(NEIGHBORS, "on_added", lambda: told.append(1))
+    monkeypatch.setattr(NEIGHBORS, "pending", {})
     main = _project(tmp_path)
     assert len((tmp_path / "helpers.py").read_bytes()) > NEIGHBOR_SPOT_BYTES
     workspace = Workspace([str(tmp_path)])
@@ -282,19 +286,45 @@ async def test_a_big_neighbor_is_analyzed_in_the_background_then_joins(tmp_path)
     # the small import is analyzed on the spot, the big one is not (600 functions)
     assert [f.source for f in first] == ["small.py"]
     assert analysis.stats["chunks_extracted"] - before < 10
-    assert NEIGHBORS.task is not None
-    await asyncio.wait_for(NEIGHBORS.task, 120)
+    assert told and len(NEIGHBORS.pending) == 1  # the server is told, then runs it:
+    while (steps := NEIGHBORS.next_steps()) is not None:
+        assert sum(1 for _ in steps) > 10  # in slices
     later = neighbor_files(pdoc.spec, path, mine, workspace, {}, background=True)
     assert [f.source for f in later] == ["helpers.py", "small.py"]
     # exactly what an analysis on the spot gives (a direct caller's)
-    direct = {f.source: f.analysis for f in neighbor_files(pdoc.spec, path, mine,
-                                                           workspace, {})}
     analysis.clear()
     fresh = {f.source: f.analysis for f in neighbor_files(pdoc.spec, path, mine,
                                                           workspace, {})}
     for f in later:
-        assert f.analysis.items == fresh[f.source].items == direct[f.source].items
+        assert f.analysis.items == fresh[f.source].items
         assert f.analysis.usages == fresh[f.source].usages
+        assert f.analysis.imports == fresh[f.source].imports
+
+
+async def test_the_server_analyzes_left_neighbors_after_its_requests(tmp_path, monkeypatch):
+    from flashls.context.background import NEIGHBORS
+    from flashls.context.neighbors import neighbor_files
+    from flashls.context.workspace import Workspace
+    monkeypatch.setattr(NEIGHBORS, "pending", {})
+    server = create_server()
+    session = server.session
+    main = _project(tmp_path)
+    path = str(tmp_path / "main.py")
+    spec = ParsedDocument.open(Document("file:///m.py", main, "python", 1), path).spec
+    mine = analyze(spec, main, ("main", 2))
+    workspace = Workspace([str(tmp_path)])
+    token = session.foreground.hold("a request")
+    neighbor_files(spec, path, mine, workspace, {}, background=True)
+    task = session._neighbor_task
+    assert task is not None
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not task.done() and session.foreground.waits >= 1  # waits for the request
+    session.foreground.release(token)
+    await asyncio.wait_for(task, 120)
+    assert [f.source for f in neighbor_files(spec, path, mine, workspace, {},
+                                             background=True)] == ["helpers.py", "small.py"]
+    await session.close()
 
 
 def test_a_code_action_on_a_big_document_being_prepared_does_not_analyze_it(tmp_path):
@@ -339,7 +369,7 @@ async def test_the_http_steps_of_a_model_request_reach_the_server(monkeypatch):
 
 
 async def test_an_answer_holds_the_foreground_only_for_a_request_that_holds_it():
-    from flashls.context.background import handling
+    from flashls.lsp.foreground import handling
     server = create_server()
     session = server.session
     automatic = session._answer_hold()  # no request in this context: an automatic one

@@ -4,92 +4,24 @@ The first parse and the first full analysis of a big document cost hundreds of m
 seconds. They run as a sequence of short steps (`preparation_steps`) that the server
 interleaves with its other work; meanwhile requests for the document get the cursor
 window only (`analysis_ready` says whether the full context can be had cheaply), and
-once a version is analyzed every later one is an incremental update on the request.
+once a version is analyzed every later one is an incremental update on the request
+(`current_analysis`, for every kind of request).
+
+Neighbor files (imports read from disk, other open buffers) follow the same rule in
+the server: what a request cannot afford to analyze on the spot (`SpotBudget`) is
+queued (`NEIGHBORS`) and analyzed in steps between requests.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import itertools
-import logging
-import time
-from typing import Awaitable, Callable, Hashable, Iterator
+from typing import Callable, Hashable, Iterator
 
 from .analysis import Analysis, analyze, analyze_steps, cached, file_steps, has_state
 from .languages import LanguageSpec
 from .symbols import node_queries_steps
 from .syntax import REPARSE_SLICE_S, SLICE_S, ParsedDocument, SyntaxState
 
-log = logging.getLogger(__name__)
-
 EXTRACTION_QUERIES = ("definitions", "imports")  # what `analysis` matches per node
-
-
-# a request holds the preparation back at most this long: one that waits longer is
-# waiting on something else (the model, a debounce), not on the loop
-HOLD_MAX_S = 0.5
-HOLD_POLL_S = 0.001  # how often a held-back preparation looks again
-
-
-# the hold kind of the request whose handling runs in this context (set by the server
-# around each message; tasks started for it inherit it): an answer arriving for an
-# invoked completion holds the preparation back, one for an automatic one does not
-handling: contextvars.ContextVar[str | None] = contextvars.ContextVar(
-    "flashls_foreground_request", default=None)
-
-
-class Foreground:
-    """Requests being answered come before the background preparation.
-
-    The server takes a hold when a request arrives and releases it once the request no
-    longer needs the loop (its answer is sent, or its upstream call has left); a
-    message still unread on the input counts too. Between two slices the preparation
-    waits for its turn (`turn`), so a request's own steps are not each followed by a
-    slice of background work (on the first completion after opening a big file, that
-    was a third of the server's time). Holds expire after HOLD_MAX_S: a forgotten one
-    delays the preparation, never stops it."""
-
-    def __init__(self, max_hold_s: float = HOLD_MAX_S):
-        self.max_hold_s = max_hold_s
-        self.input_pending: Callable[[], bool] = lambda: False
-        self._holds: dict[int, tuple[str, float]] = {}  # token -> (kind, expires at)
-        self._tokens = itertools.count(1)
-        self.waits = 0  # turns that had to wait (debugStats, tests)
-
-    def hold(self, kind: str = "") -> int:
-        token = next(self._tokens)
-        self._holds[token] = (kind, time.monotonic() + self.max_hold_s)
-        return token
-
-    def release(self, token: int) -> None:
-        self._holds.pop(token, None)
-
-    def release_all(self, after_s: float = 0.0) -> None:
-        """Every hold, `after_s` from now: an upstream call is on its way, and the
-        request behind it needs the loop only for its send (with several requests in
-        flight, the others lose their hold early: the preparation runs a little
-        sooner, nothing waits longer)."""
-        expires = time.monotonic() + after_s
-        for token, (kind, at) in list(self._holds.items()):
-            self._holds[token] = (kind, min(at, expires))
-
-    def busy(self) -> bool:
-        if self.input_pending():
-            return True
-        now = time.monotonic()
-        for token, (_, expires) in list(self._holds.items()):
-            if now >= expires:
-                del self._holds[token]
-        return bool(self._holds)
-
-    async def turn(self) -> None:
-        """Return when no request needs the loop (at once when none does)."""
-        if not self.busy():
-            return
-        self.waits += 1
-        while self.busy():
-            await asyncio.sleep(HOLD_POLL_S)
 
 
 def document_key(pdoc: ParsedDocument) -> Hashable:
@@ -177,14 +109,13 @@ NEIGHBOR_QUEUE_MAX = 64
 
 
 class NeighborQueue:
-    """Neighbor analyses left for the background: run in slices on the running loop,
-    after every request that needs the loop (`turn`), oldest first."""
+    """Neighbor analyses left for the background, oldest first (bounded). Passive:
+    `on_added` (set by the server) is told when work arrives; the server runs each
+    entry's `file_analysis_steps` between its requests."""
 
     def __init__(self) -> None:
         self.pending: dict[Hashable, tuple[LanguageSpec, str]] = {}
-        self.turn: Callable[[], Awaitable[None]] = _no_wait  # the server's Foreground
-        self.task: asyncio.Task | None = None
-        self.done = 0  # analyses finished here (debugStats, tests)
+        self.on_added: Callable[[], None] = _nothing
 
     def add(self, spec: LanguageSpec, text: str, key: Hashable) -> None:
         if key in self.pending:
@@ -192,34 +123,19 @@ class NeighborQueue:
         self.pending[key] = (spec, text)
         while len(self.pending) > NEIGHBOR_QUEUE_MAX:
             del self.pending[next(iter(self.pending))]
-        if self.task is None:
-            try:
-                self.task = asyncio.get_running_loop().create_task(self._run())
-            except RuntimeError:  # no loop (a direct caller): a later request retries
-                self.pending.clear()
+        self.on_added()
 
-    async def _run(self) -> None:
-        try:
-            while self.pending:
-                await self.turn()
-                if not self.pending:
-                    break
-                key = next(iter(self.pending))
-                spec, text = self.pending.pop(key)
-                if cached(spec, key) is not None:
-                    continue
-                try:
-                    for _ in file_analysis_steps(spec, text, key):
-                        await asyncio.sleep(0)
-                        await self.turn()
-                    self.done += 1
-                except Exception as err:  # a background nicety: never an error for the user
-                    log.debug("background analysis of a neighbor failed: %s", err)
-        finally:
-            self.task = None
+    def next_steps(self) -> Iterator[None] | None:
+        """The steps of the oldest entry not analyzed meanwhile; None when empty."""
+        while self.pending:
+            key = next(iter(self.pending))
+            spec, text = self.pending.pop(key)
+            if cached(spec, key) is None:
+                return file_analysis_steps(spec, text, key)
+        return None
 
 
-async def _no_wait() -> None:
+def _nothing() -> None:
     return None
 
 

@@ -22,10 +22,10 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import handling
 from ..context.document import Document, PositionError
 from ..context.syntax import ParsedDocument
 from ..settings import SECTION, Settings, apply_settings
+from .foreground import handling
 from .session import Session
 from .warmup import warm_up, warm_workspace
 
@@ -61,7 +61,7 @@ class FlashProtocol(LanguageServerProtocol):
 
     def handle_message(self, message: Any) -> None:
         """A request holds big documents' background preparation back until it no
-        longer needs the loop (`context.background.Foreground`)."""
+        longer needs the loop (`lsp.foreground.Foreground`)."""
         foreground = getattr(getattr(self._server, "session", None), "foreground", None)
         kind = foreground_kind(message) if foreground is not None else None
         if kind is None:

@@ -18,8 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import (NEIGHBORS, Foreground, handling, needs_background,
-                                  preparation_steps)
+from ..context.background import NEIGHBORS, needs_background, preparation_steps
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
@@ -29,6 +28,7 @@ from ..model.network import NetworkSettingError, client_kwargs
 from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
+from .foreground import Foreground, handling
 from .logs import configure_logging
 
 if TYPE_CHECKING:
@@ -170,7 +170,8 @@ class Session:
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
         self.foreground = Foreground()  # requests being answered go before preparations
-        NEIGHBORS.turn = self.foreground.turn  # neighbor files analyzed in the background
+        NEIGHBORS.on_added = self._ensure_neighbor_analysis  # left by requests
+        self._neighbor_task: asyncio.Task | None = None
         streaming.on_request_sent = self.foreground.release_all
         streaming.on_answer_started = self._answer_hold
         self.roots: list[Path] = []
@@ -270,9 +271,8 @@ class Session:
         for uri in list(self.documents):
             self._cancel_preparation(uri)
             self.engine.forget(uri)
-        NEIGHBORS.pending.clear()
-        if NEIGHBORS.task is not None:
-            NEIGHBORS.task.cancel()
+        if self._neighbor_task is not None:
+            self._neighbor_task.cancel()
         await self.model.aclose()
 
     def close_sinks(self) -> None:
@@ -362,6 +362,33 @@ class Session:
             _resume_gc()
             if self._preparing.get(uri) is asyncio.current_task():
                 del self._preparing[uri]
+
+    def _ensure_neighbor_analysis(self) -> None:
+        if self._neighbor_task is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._neighbor_task = loop.create_task(self._analyze_neighbors())
+
+    async def _analyze_neighbors(self) -> None:
+        """Neighbor files the requests left for later (`NEIGHBORS`), parsed and
+        analyzed in slices after the foreground; a later request finds them cached."""
+        turn = self.foreground.turn
+        try:
+            while (steps := NEIGHBORS.next_steps()) is not None:
+                try:
+                    await turn()
+                    for _ in steps:
+                        await asyncio.sleep(0)
+                        await turn()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as err:  # a background nicety: never an error for the user
+                    log.debug("background analysis of a neighbor failed: %s", err)
+        finally:
+            self._neighbor_task = None
 
     def _cancel_preparation(self, uri: str) -> None:
         task = self._preparing.pop(uri, None)

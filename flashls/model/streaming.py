@@ -172,7 +172,7 @@ class _Answer:
 
 # The server's session listens to the HTTP steps of every model request (one slot
 # each): its background work waits while a request is sent, and while an answer
-# arrives (flashls.context.background.Foreground). `on_answer_started` returns the
+# arrives (flashls.lsp.foreground.Foreground). `on_answer_started` returns the
 # function to call when the answer is closed.
 on_request_sent: Callable[[], None] | None = None
 on_answer_started: Callable[[], Callable[[], None]] | None = None
