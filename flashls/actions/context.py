@@ -23,7 +23,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ..context.analysis import Analysis, analyze
+from ..context.analysis import Analysis
+from ..context.background import current_analysis
 from ..context.neighbors import signatures_used_on
 from ..context.outline import outline_order, render, select
 from ..context.secrets import redact
@@ -52,15 +53,12 @@ class ActionContext:
 
 
 def _analysis(pdoc: ParsedDocument) -> Analysis | None:
-    spec, tree = pdoc.spec, pdoc.tree()
-    if spec is None or tree is None:
-        return None
-    doc = pdoc.doc
-    key = (doc.uri, doc.version, len(doc.text), hash(doc.text))
+    """The document's analysis when ready (a big one being prepared: none yet, the
+    action gets its region without the outline rather than seconds of analysis)."""
     try:
-        return analyze(spec, doc.text, key, tree=tree, current=True)
+        return current_analysis(pdoc)
     except Exception as err:  # best effort
-        log.info("no outline for %s: %s", doc.uri, err)
+        log.info("no outline for %s: %s", pdoc.doc.uri, err)
         return None
 
 

@@ -129,6 +129,20 @@ def _ident_counts(usages) -> dict[str, int]:
     return counts
 
 
+def _ident_counts_steps(recs: Sequence["_NodeRec"], slice_s: float
+                        ) -> Generator[None, None, dict[str, int]]:
+    """`_ident_counts` of the recs' identifier sets, yielding every `slice_s` seconds."""
+    counts: dict[str, int] = {}
+    deadline = time.perf_counter() + slice_s
+    for rec in recs:
+        if time.perf_counter() > deadline:
+            yield
+            deadline = time.perf_counter() + slice_s
+        for name in rec.chunk.ident_set:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 _LOCK = threading.RLock()
 _FILES: LRUCache = LRUCache(maxsize=256)  # neighbor files and other open buffers
 _CURRENT: LRUCache = LRUCache(maxsize=8)  # recent versions of documents being edited
@@ -195,6 +209,20 @@ def _lead(spec: LanguageSpec, lines: Sequence[str], row: int) -> tuple[str, ...]
 
 def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
                    node: Node, first: int) -> _Chunk:
+    return _drain(_extract_chunk_steps(spec, tree, source, lines, node, first, None))
+
+
+# a node's identifier table is built this many rows (names) at a time between two
+# looks at the clock: a huge node (lodash's 17,000-line IIFE) is extracted in slices
+_ROWS_PER_LOOK = 256
+_NAMES_PER_LOOK = 4096
+
+
+def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
+                         lines: Sequence[str], node: Node, first: int,
+                         slice_s: float | None) -> Generator[None, None, _Chunk]:
+    """`_extract_chunk`, yielding every `slice_s` seconds (never when None) while the
+    node's rows are scanned for identifiers (the bulk of a huge node's cost)."""
     defs = _extract_definitions(spec, tree, source, lines, (node,))
     imports, package = _extract_imports(spec, tree, (node,))
     items = build_items(spec, lines, defs, imports)
@@ -205,11 +233,33 @@ def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequenc
     top = tuple(d.start - first for d in defs if d.parent == -1)
     last = min(node.end_point[0], len(lines) - 1)
     idents: dict[str, list[int]] = {}
-    for row in range(first, last + 1):
+    if slice_s is None:
+        _add_identifiers(lines, first, first, last + 1, idents)
+        return _Chunk(rel_items, rel_imports, top, package,
+                      {k: tuple(v) for k, v in idents.items()}, frozenset(idents))
+    deadline = time.perf_counter() + slice_s
+    for row in range(first, last + 1, _ROWS_PER_LOOK):
+        if time.perf_counter() > deadline:
+            yield
+            deadline = time.perf_counter() + slice_s
+        _add_identifiers(lines, first, row, min(row + _ROWS_PER_LOOK, last + 1), idents)
+    names = list(idents)
+    frozen: dict[str, tuple[int, ...]] = {}
+    for at in range(0, len(names), _NAMES_PER_LOOK):
+        if time.perf_counter() > deadline:
+            yield
+            deadline = time.perf_counter() + slice_s
+        for name in names[at:at + _NAMES_PER_LOOK]:
+            frozen[name] = tuple(idents[name])
+    return _Chunk(rel_items, rel_imports, top, package, frozen, frozenset(frozen))
+
+
+def _add_identifiers(lines: Sequence[str], first: int, start: int, stop: int,
+                     idents: dict[str, list[int]]) -> None:
+    """Rows start..stop-1: each identifier -> the rows (relative to `first`) using it."""
+    for row in range(start, stop):
         for name in line_identifiers(lines[row]):  # memoized: unchanged lines are free
             idents.setdefault(name, []).append(row - first)
-    return _Chunk(rel_items, rel_imports, top, package,
-                  {k: tuple(v) for k, v in idents.items()}, frozenset(idents))
 
 
 def _place(chunk: _Chunk, offset: int, base: int) -> _Placed:
@@ -257,6 +307,13 @@ _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
 
 def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
                node: Node) -> _NodeRec | None:
+    return _drain(_chunk_rec_steps(spec, tree, source, lines, node, None))
+
+
+def _chunk_rec_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
+                     node: Node, slice_s: float | None
+                     ) -> Generator[None, None, _NodeRec | None]:
+    """`_chunk_rec`, a huge node's extraction yielding every `slice_s` seconds."""
     n = len(lines)
     first = node.start_point[0]
     if first >= n:
@@ -266,7 +323,8 @@ def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[st
     key = (spec.name, _lead(spec, lines, first), lines[first], lines[last], source[start:end])
     chunk = _CHUNKS.get(key)
     if chunk is None:
-        chunk = _extract_chunk(spec, tree, source, lines, node, first)
+        chunk = yield from _extract_chunk_steps(spec, tree, source, lines, node, first,
+                                                slice_s)
         stats["chunks_extracted"] += 1
         with _LOCK:
             _memo_put(_CHUNKS, "chunks", key, chunk, key)
@@ -362,8 +420,10 @@ def _full_steps(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[
                 ) -> Generator[None, None, Analysis]:
     if state_key is None:
         return (yield from _assemble_steps(spec, lines, recs, None, slice_s))
-    counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
-    if slice_s is not None:
+    if slice_s is None:
+        counts = _ident_counts([(0, 0, r.chunk.ident_set) for r in recs])
+    else:  # 10-20 ms over 3,000 nodes: in slices too
+        counts = yield from _ident_counts_steps(recs, slice_s)
         yield
     result = yield from _assemble_steps(spec, lines, recs, counts, slice_s)
     if slice_s is not None:
@@ -667,6 +727,44 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
     return result
 
 
+def cached(spec: LanguageSpec, key: Hashable) -> Analysis | None:
+    """`analyze(spec, text, key)`'s result if it is at hand, without computing it."""
+    with _LOCK:
+        return _FILES.get((spec.name, key))
+
+
+def file_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
+               slice_s: float) -> Iterator[None]:
+    """`analyze(spec, text, key, tree=tree)` (a file read from disk, another open
+    buffer: no per-document state) in slices of about `slice_s` seconds."""
+    source = text.encode("utf-8", "surrogatepass")
+    lines = split_lines(text)
+    recs = yield from _node_recs_steps(spec, tree, source, lines, slice_s)
+    result = yield from _full_steps(spec, source, lines, recs, None, slice_s)
+    with _LOCK:
+        _FILES[(spec.name, key)] = result
+
+
+def _node_recs_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: list[str],
+                     slice_s: float) -> Generator[None, None, list[_NodeRec]]:
+    """Every top-level node's record, a big node's extraction in slices too."""
+    children = tree.root_node.children
+    yield  # 5-10 ms on 2 MB so far: the nodes start a slice of their own
+    recs: list[_NodeRec] = []
+    deadline = time.perf_counter() + slice_s
+    for node in children:
+        if node.end_point[0] - node.start_point[0] >= _ROWS_PER_LOOK:  # a big node
+            rec = yield from _chunk_rec_steps(spec, tree, source, lines, node, slice_s)
+        else:
+            rec = _chunk_rec(spec, tree, source, lines, node)
+        if rec is not None:
+            recs.append(rec)
+        if time.perf_counter() > deadline:
+            yield
+            deadline = time.perf_counter() + slice_s
+    return recs
+
+
 def has_state(state_key: Hashable) -> bool:
     """Whether a version of this document was analyzed: the next one then costs its
     edit, not the file (see `_analyze_incremental`)."""
@@ -681,15 +779,7 @@ def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
     must be a private copy (edits to the document edit its tree in place)."""
     source = text.encode("utf-8", "surrogatepass")
     lines = split_lines(text)
-    recs: list[_NodeRec] = []
-    deadline = time.perf_counter() + slice_s
-    for node in tree.root_node.children:
-        rec = _chunk_rec(spec, tree, source, lines, node)
-        if rec is not None:
-            recs.append(rec)
-        if time.perf_counter() > deadline:
-            yield
-            deadline = time.perf_counter() + slice_s
+    recs = yield from _node_recs_steps(spec, tree, source, lines, slice_s)
     result = yield from _full_steps(spec, source, lines, recs, state_key, slice_s)
     with _LOCK:
         _CURRENT[(spec.name, key)] = result

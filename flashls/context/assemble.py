@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from .analysis import Analysis, analyze
-from .background import analysis_ready
+from .analysis import Analysis
+from .background import current_analysis
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
 from .outline import outline_demand, render
@@ -61,16 +61,7 @@ def _part(tier: str, source: str, text: str) -> ContextPart:
 
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
-    spec = pdoc.spec
-    if not analysis_ready(pdoc):  # a big document being prepared: the window only
-        return None
-    tree = pdoc.tree()
-    if spec is None or tree is None:
-        return None
-    text = pdoc.doc.text
-    key = (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
-    return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri,
-                   source=pdoc.doc.source_bytes)
+    return current_analysis(pdoc)  # None for a big document being prepared: the window only
 
 
 def prepare_document(pdoc: ParsedDocument) -> None:
@@ -140,7 +131,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         if workspace is not None and workspace.contains(path):
             open_by_path = {workspace.real(path_from_uri(u)): p for u, p in open_docs.items()}
             files = neighbor_files(analysis.spec, path, analysis, workspace,
-                                   open_by_path)
+                                   open_by_path, background=pdoc.background)
         # typing at the end of a line: its half-written names are not evidence yet
         rest = lines[cursor_line][cursor_col:]
         typing_line = cursor_line if not rest.strip() else -1

@@ -4,15 +4,24 @@ The first parse and the first full analysis of a big document cost hundreds of m
 seconds. They run as a sequence of short steps (`preparation_steps`) that the server
 interleaves with its other work; meanwhile requests for the document get the cursor
 window only (`analysis_ready` says whether the full context can be had cheaply), and
-once a version is analyzed every later one is an incremental update on the request.
+once a version is analyzed every later one is an incremental update on the request
+(`current_analysis`, for every kind of request).
+
+Neighbor files (imports read from disk, other open buffers) follow the same rule in
+the server: what a request cannot afford to analyze on the spot (`SpotBudget`) is
+queued (`NEIGHBORS`) and analyzed in steps between requests.
 """
 
 from __future__ import annotations
 
-from typing import Hashable, Iterator
+from typing import Callable, Hashable, Iterator
 
-from .analysis import analyze_steps, has_state
-from .syntax import REPARSE_SLICE_S, SLICE_S, ParsedDocument
+from .analysis import Analysis, analyze, analyze_steps, cached, file_steps, has_state
+from .languages import LanguageSpec
+from .symbols import node_queries_steps
+from .syntax import REPARSE_SLICE_S, SLICE_S, ParsedDocument, SyntaxState
+
+EXTRACTION_QUERIES = ("definitions", "imports")  # what `analysis` matches per node
 
 
 def document_key(pdoc: ParsedDocument) -> Hashable:
@@ -30,6 +39,22 @@ def analysis_ready(pdoc: ParsedDocument) -> bool:
     return syntax is not None and syntax.tree is not None and has_state(pdoc.doc.uri)
 
 
+def current_analysis(pdoc: ParsedDocument) -> Analysis | None:
+    """The analysis of the document as it is now, when it costs no more than the edit
+    since the last analyzed version (incremental, per document); None while a big
+    document is still being prepared, or without a grammar. Every request on an open
+    document (completions, code actions, next edits) takes its analysis from here: a
+    full analysis of a big document on the spot would hold the loop for seconds."""
+    if not analysis_ready(pdoc):
+        return None
+    spec, tree = pdoc.spec, pdoc.tree()
+    if spec is None or tree is None:
+        return None
+    doc = pdoc.doc
+    return analyze(spec, doc.text, document_key(pdoc), tree=tree, current=True,
+                   state_key=doc.uri, source=doc.source_bytes)
+
+
 def needs_background(pdoc: ParsedDocument) -> bool:
     """A big document with no tree or no analyzed version yet. Later edits are not
     prepared in the background: work started on every keystroke would delay the
@@ -37,6 +62,15 @@ def needs_background(pdoc: ParsedDocument) -> bool:
     does the edit's share inside its debounce wait, and a pause in the typing does it
     in the server's idle reparse."""
     return pdoc.parseable() and not analysis_ready(pdoc)
+
+
+def query_steps(spec: LanguageSpec) -> Iterator[None]:
+    """Compile the language's extraction queries (once per process), one part per
+    step: each is a single call holding the GIL (TypeScript's definitions took
+    50-140 ms in all), which used to land inside the first node's step."""
+    for kind in EXTRACTION_QUERIES:
+        yield
+        yield from node_queries_steps(spec, kind)  # cached: free after the first time
 
 
 def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterator[None]:
@@ -61,5 +95,83 @@ def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterato
     doc = pdoc.doc
     if has_state(doc.uri):  # analyzed before: the next request updates it incrementally
         return
+    yield from query_steps(syntax.spec)
     yield from analyze_steps(syntax.spec, doc.text, syntax.tree.copy(), document_key(pdoc),
                              doc.uri, slice_s)
+
+
+# -- neighbor files ------------------------------------------------------------------
+# neighbor text (imports read from disk, other open buffers) one request may analyze on
+# the spot, in all (cold analysis costs about 1 ms per 1,000 bytes); the rest is
+# analyzed in the background and joins the context from a later request on
+NEIGHBOR_SPOT_BYTES = 48_000
+NEIGHBOR_QUEUE_MAX = 64
+
+
+class NeighborQueue:
+    """Neighbor analyses left for the background, oldest first (bounded). Passive:
+    `on_added` (set by the server) is told when work arrives; the server runs each
+    entry's `file_analysis_steps` between its requests."""
+
+    def __init__(self) -> None:
+        self.pending: dict[Hashable, tuple[LanguageSpec, str]] = {}
+        self.on_added: Callable[[], None] = _nothing
+
+    def add(self, spec: LanguageSpec, text: str, key: Hashable) -> None:
+        if key in self.pending:
+            return
+        self.pending[key] = (spec, text)
+        while len(self.pending) > NEIGHBOR_QUEUE_MAX:
+            del self.pending[next(iter(self.pending))]
+        self.on_added()
+
+    def next_steps(self) -> Iterator[None] | None:
+        """The steps of the oldest entry not analyzed meanwhile; None when empty."""
+        while self.pending:
+            key = next(iter(self.pending))
+            spec, text = self.pending.pop(key)
+            if cached(spec, key) is None:
+                return file_analysis_steps(spec, text, key)
+        return None
+
+
+def _nothing() -> None:
+    return None
+
+
+NEIGHBORS = NeighborQueue()  # one per process: the server's loop runs it
+
+
+def file_analysis_steps(spec: LanguageSpec, text: str, key: Hashable,
+                        slice_s: float = SLICE_S) -> Iterator[None]:
+    """Parse (in slices) and analyze (in slices) a neighbor file into the cache that
+    `analyze(spec, text, key)` reads."""
+    syntax = SyntaxState(spec, spec.parser())
+    yield from syntax.parse_steps(text.encode("utf-8", "surrogatepass"), slice_s)
+    if syntax.tree is None:
+        return
+    yield
+    yield from file_steps(spec, text, syntax.tree, key, slice_s)
+
+
+class SpotBudget:
+    """One request's allowance of neighbor analysis on the spot (`neighbor_files` in
+    the server): a cached analysis is free, a small file is analyzed now while the
+    allowance lasts, anything else is queued for the background and skipped."""
+
+    def __init__(self, allowance: int = NEIGHBOR_SPOT_BYTES,
+                 queue: NeighborQueue | None = None):
+        self.left = allowance
+        self.queue = queue or NEIGHBORS
+        self.deferred = 0
+
+    def analysis(self, spec: LanguageSpec, text: str, key: Hashable) -> Analysis | None:
+        hit = cached(spec, key)
+        if hit is not None:
+            return hit
+        if len(text) <= self.left:
+            self.left -= len(text)
+            return analyze(spec, text, key)
+        self.deferred += 1
+        self.queue.add(spec, text, key)
+        return None

@@ -17,6 +17,7 @@ from cachetools import LRUCache
 from typing import Mapping, Sequence
 
 from .analysis import Analysis, analyze
+from .background import SpotBudget
 from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
@@ -59,8 +60,14 @@ def entry_cost(item) -> int:
 
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                    workspace: Workspace,
-                   open_by_path: Mapping[str, ParsedDocument]) -> list[NeighborFile]:
-    """The analyzed files `path` imports (open buffers win over disk)."""
+                   open_by_path: Mapping[str, ParsedDocument], *,
+                   background: bool = False) -> list[NeighborFile]:
+    """The analyzed files `path` imports (open buffers win over disk).
+
+    `background` (the server): only what is analyzed already, or small enough to be
+    analyzed within the request's allowance (`context.background.SpotBudget`); the
+    other files are analyzed in the background and join from a later request."""
+    spot = SpotBudget() if background else None
     out: list[NeighborFile] = []
     wanted = _import_identifiers(symbols)
     queue = [(f, False) for f in resolve_imports(spec, path, symbols, workspace)]
@@ -88,7 +95,10 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
             if text is None or stamp is None:
                 continue
             key = ("disk", real, stamp)
-        analysis = analyze(file_spec, text, key)
+        analysis = analyze(file_spec, text, key) if spot is None else \
+            spot.analysis(file_spec, text, key)
+        if analysis is None:  # left for the background
+            continue
         out.append(NeighborFile(file, workspace.relative(file), analysis, rank))
         if not hopped and _is_barrel(file, analysis):
             # index.ts / __init__.py / mod.rs re-export their neighbors: follow once,
@@ -96,7 +106,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
             # files would otherwise fill every slot before reaching them)
             targets = resolve_imports(file_spec, file, analysis, workspace)
             if len(targets) > BARREL_SORT_MIN:
-                index = _barrel_index(key, targets, workspace)
+                index = _barrel_index(key, targets, workspace, spot)
                 targets = sorted(targets, key=lambda t: not (index.get(t, frozenset()) & wanted))
             for nxt in targets:
                 real_next = workspace.real(nxt)
@@ -117,14 +127,16 @@ def _import_identifiers(symbols: Analysis) -> frozenset[str]:
                      for name in line_identifiers(lines[row]))
 
 
-def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspace
-                  ) -> dict[str, frozenset[str]]:
+def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspace,
+                  spot: "SpotBudget | None" = None) -> dict[str, frozenset[str]]:
     """For each file a barrel re-exports, the names it defines (once per barrel
-    version; the files' analyses are cached apart and may be evicted)."""
+    version; the files' analyses are cached apart and may be evicted). With `spot`,
+    files left for the background count as defining nothing, this time only."""
     hit = _BARRELS.get(barrel_key)
     if hit is not None and set(hit) >= set(targets):
         return hit
     index: dict[str, frozenset[str]] = {}
+    complete = True
     for target in targets:
         spec = language_for("", target)
         text = workspace.read(target)
@@ -132,9 +144,15 @@ def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspac
         if spec is None or text is None or stamp is None:
             index[target] = frozenset()
             continue
-        a = analyze(spec, text, ("disk", workspace.real(target), stamp))
+        key = ("disk", workspace.real(target), stamp)
+        a = analyze(spec, text, key) if spot is None else spot.analysis(spec, text, key)
+        if a is None:
+            complete = False
+            index[target] = frozenset()
+            continue
         index[target] = frozenset(it.name for it in a.items if it.name)
-    _BARRELS[barrel_key] = index
+    if complete:
+        _BARRELS[barrel_key] = index
     return index
 
 
@@ -301,7 +319,8 @@ def signatures_used_on(pdoc: ParsedDocument, analysis: Analysis, first: int, las
     if not os.path.isabs(path) or not workspace.contains(path):
         return ()
     open_by_path = {os.path.realpath(path_from_uri(u)): p for u, p in open_docs.items()}
-    files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path)
+    files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path,
+                           background=pdoc.background)
     if not files:
         return ()
     names = {it.name for f in files for it in f.analysis.items if it.name}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Generator, Sequence
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
@@ -196,6 +196,19 @@ def _unwrap(pattern: str, root_type: str) -> str | None:
 
 def node_queries(spec: LanguageSpec, kind: str) -> NodeQueries | None:
     """The query `kind` split for per-node matching (cached; None when it has none)."""
+    steps = node_queries_steps(spec, kind)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def node_queries_steps(spec: LanguageSpec, kind: str
+                       ) -> Generator[None, None, NodeQueries | None]:
+    """`node_queries`, yielding between the compilations of its (up to three) parts:
+    each is one call holding the GIL, up to 50 ms (TypeScript's definitions), that a
+    big document's background preparation runs as a step of its own."""
     key = (spec.name, kind)
     if key in _SPLIT:
         return _SPLIT[key]
@@ -213,8 +226,11 @@ def node_queries(spec: LanguageSpec, kind: str) -> NodeQueries | None:
             top.append(unwrapped)
         else:
             rooted.append(pattern)
-    queries = {role: Query(spec.grammar, "\n".join(parts)) if parts else None
-               for role, parts in (("nested", nested), ("top", top), ("rooted", rooted))}
+    queries: dict[str, Query | None] = {}
+    for role, parts in (("nested", nested), ("top", top), ("rooted", rooted)):
+        queries[role] = Query(spec.grammar, "\n".join(parts)) if parts else None
+        if parts:
+            yield
     kinds: dict[tuple[str, int], str] = {}
     for role, query in queries.items():
         if query is None:

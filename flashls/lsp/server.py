@@ -25,7 +25,9 @@ from ..completion.service import CompletionEngine, Suggestion
 from ..context.document import Document, PositionError
 from ..context.syntax import ParsedDocument
 from ..settings import SECTION, Settings, apply_settings
+from .foreground import handling
 from .session import Session
+from .warmup import warm_up, warm_workspace
 
 log = logging.getLogger("flashls")
 
@@ -56,6 +58,26 @@ class FlashProtocol(LanguageServerProtocol):
             result.capabilities.experimental = {
                 **(current if isinstance(current, dict) else {}), **extra}
         return result
+
+    def handle_message(self, message: Any) -> None:
+        """A request holds big documents' background preparation back until it no
+        longer needs the loop (`lsp.foreground.Foreground`)."""
+        foreground = getattr(getattr(self._server, "session", None), "foreground", None)
+        kind = foreground_kind(message) if foreground is not None else None
+        if kind is None:
+            super().handle_message(message)
+            return
+        token = foreground.hold(kind)
+        marked = handling.set(kind)  # what the handler's tasks start with (a copy)
+        try:
+            super().handle_message(message)
+        finally:
+            handling.reset(marked)
+            future = self._request_futures.get(message.id)
+            if future is None or future.done():
+                foreground.release(token)
+            else:
+                future.add_done_callback(lambda _: foreground.release(token))
 
     def _execute_handler(self, msg_id: Any, handler: Any, callback: Any,
                          args: Any = None, kwargs: Any = None) -> None:
@@ -106,6 +128,26 @@ class FlashProtocol(LanguageServerProtocol):
             self._send_response(data["id"], None, refusal.to_response_error())
             raise refusal
         return message
+
+
+COMPLETION_METHODS = frozenset({lsp.TEXT_DOCUMENT_INLINE_COMPLETION, lsp.TEXT_DOCUMENT_COMPLETION})
+
+
+def foreground_kind(message: Any) -> str | None:
+    """The Foreground hold a message takes (its method), or None: requests hold the
+    background preparation back until answered or their upstream call leaves;
+    notifications do not, nor does an automatic completion (its debounce wait would
+    hold the preparation back while the user types, and hides the slices anyway)."""
+    method = getattr(message, "method", None)
+    if method is None or getattr(message, "id", None) is None:
+        return None
+    if method in COMPLETION_METHODS:
+        context = getattr(getattr(message, "params", None), "context", None)
+        kind = getattr(context, "trigger_kind", None)
+        if kind not in (lsp.InlineCompletionTriggerKind.Invoked,
+                        lsp.CompletionTriggerKind.Invoked):
+            return None
+    return method
 
 
 def freeze_startup_objects() -> None:
@@ -169,11 +211,16 @@ def create_server() -> FlashServer:
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: FlashServer, params: lsp.InitializeParams) -> None:
         session.on_initialize(params)
+        warm_up(ls.protocol)  # the first suggestion's one-off costs, paid here
+        # here, not at `initialized`: the client waits for this answer anyway, while
+        # right after `initialized` it sends the first didOpen (a full collection,
+        # 100-200 ms, stood between them and the first suggestion)
+        freeze_startup_objects()
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: FlashServer, params: lsp.InitializedParams) -> None:
-        freeze_startup_objects()
         await session.pull_settings()
+        warm_workspace(session)
 
     @server.feature(lsp.SHUTDOWN)
     async def shutdown(ls: FlashServer, params: Any) -> None:

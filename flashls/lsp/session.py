@@ -18,15 +18,17 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import needs_background, preparation_steps
+from ..context.background import NEIGHBORS, needs_background, preparation_steps
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
+from ..model import streaming
 from ..model.catalog import KEY_REQUIRED
 from ..model.network import NetworkSettingError, client_kwargs
 from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
+from .foreground import Foreground, handling
 from .logs import configure_logging
 
 if TYPE_CHECKING:
@@ -41,9 +43,17 @@ REASON_CODES = frozenset({"language_disabled", "excluded", "credential_file",
                           "offline"})
 ERROR_REASONS = frozenset({"no_api_key", "backing_off", "offline"})
 IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in the background
+# an upstream call started (completion, action, next edit): the background preparation
+# goes on once its body is written (`model.streaming.on_request_sent`), or this long
+# after it started if the transport does not say
+UPSTREAM_SEND_S = 0.25
 
 
 _gc_pauses = [0]  # background preparations running with the collector paused
+
+
+def _nothing() -> None:
+    return None
 
 
 def _pause_gc() -> None:
@@ -124,6 +134,7 @@ class StatusEvents:
 
     def request_started(self, kind: str, model: str) -> None:
         self.in_flight += 1
+        self.session.foreground.release_all(UPSTREAM_SEND_S)
         for sink in self.sinks:
             sink.request_started(kind, model)
         self._notify("thinking")
@@ -158,6 +169,11 @@ class Session:
         self.unsynced: dict[str, str] = {}
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
+        self.foreground = Foreground()  # requests being answered go before preparations
+        NEIGHBORS.on_added = self._ensure_neighbor_analysis  # left by requests
+        self._neighbor_task: asyncio.Task | None = None
+        streaming.on_request_sent = self.foreground.release_all
+        streaming.on_answer_started = self._answer_hold
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
@@ -169,6 +185,18 @@ class Session:
             self.model, settings=lambda: self.settings, documents=self.documents,
             roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
         configure_logging(server, self.settings.log_level, self.settings.effective_api_key)
+
+    def _answer_hold(self) -> Any:
+        """A model answer is arriving for a request that holds the foreground (an
+        invoked completion, an action): the background preparation waits until it is
+        closed (at most `Foreground.max_hold_s`), so its chunks, the clean-up and the
+        editor's answer are not each behind a slice of background work. Answers to
+        automatic completions do not hold it: while the user types they would be
+        back to back, and the preparation would never get its turn."""
+        if handling.get() is None:
+            return _nothing
+        token = self.foreground.hold("answer")
+        return lambda: self.foreground.release(token)
 
     # -- lifecycle ----------------------------------------------------------------------
     def on_initialize(self, params: lsp.InitializeParams) -> None:
@@ -243,6 +271,8 @@ class Session:
         for uri in list(self.documents):
             self._cancel_preparation(uri)
             self.engine.forget(uri)
+        if self._neighbor_task is not None:
+            self._neighbor_task.cancel()
         await self.model.aclose()
 
     def close_sinks(self) -> None:
@@ -315,11 +345,14 @@ class Session:
         the survivors are frozen, as at startup: they are long-lived tables, freed by
         reference counting when replaced, and never worth rescanning."""
         _pause_gc()
+        turn = self.foreground.turn
         try:
+            await turn()  # the request right behind the didOpen comes first
             while (pdoc := self.documents.get(uri)) is not None and \
                     uri not in self.unsynced and needs_background(pdoc):
                 for _ in preparation_steps(pdoc):
                     await asyncio.sleep(0)
+                    await turn()
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
@@ -329,6 +362,33 @@ class Session:
             _resume_gc()
             if self._preparing.get(uri) is asyncio.current_task():
                 del self._preparing[uri]
+
+    def _ensure_neighbor_analysis(self) -> None:
+        if self._neighbor_task is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._neighbor_task = loop.create_task(self._analyze_neighbors())
+
+    async def _analyze_neighbors(self) -> None:
+        """Neighbor files the requests left for later (`NEIGHBORS`), parsed and
+        analyzed in slices after the foreground; a later request finds them cached."""
+        turn = self.foreground.turn
+        try:
+            while (steps := NEIGHBORS.next_steps()) is not None:
+                try:
+                    await turn()
+                    for _ in steps:
+                        await asyncio.sleep(0)
+                        await turn()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as err:  # a background nicety: never an error for the user
+                    log.debug("background analysis of a neighbor failed: %s", err)
+        finally:
+            self._neighbor_task = None
 
     def _cancel_preparation(self, uri: str) -> None:
         task = self._preparing.pop(uri, None)

@@ -52,6 +52,11 @@ class LoopStdin:
             log.warning("skipped an overlong header line from the client")
             return b"X-Skipped: overlong line\r\n"  # not a header pygls acts on
 
+    def has_input(self) -> bool:
+        """Bytes received and not yet read: a message waits to be handled (big
+        documents' background preparation lets it go first)."""
+        return bool(getattr(self.stream, "_buffer", None))
+
     async def readexactly(self, n: int) -> bytes:
         try:
             return await self.stream.readexactly(n)
@@ -141,6 +146,9 @@ def _stop(task: asyncio.Task, why: str) -> None:
 
 async def _serve(server: Any, stdin: BinaryIO) -> None:
     reader = await _open_reader(stdin)
+    foreground = getattr(getattr(server, "session", None), "foreground", None)
+    if foreground is not None:
+        foreground.input_pending = reader.has_input
     serving = asyncio.ensure_future(run_async(
         stop_event=server._stop_event, reader=reader, protocol=server.protocol,
         logger=log, error_handler=server.report_server_error))

@@ -170,6 +170,38 @@ class _Answer:
         return self.result
 
 
+# The server's session listens to the HTTP steps of every model request (one slot
+# each): its background work waits while a request is sent, and while an answer
+# arrives (flashls.lsp.foreground.Foreground). `on_answer_started` returns the
+# function to call when the answer is closed.
+on_request_sent: Callable[[], None] | None = None
+on_answer_started: Callable[[], Callable[[], None]] | None = None
+_SENT = frozenset({"http11.send_request_body.complete", "http2.send_request_body.complete"})
+_ANSWERING = frozenset({"http11.receive_response_headers.complete",
+                        "http2.receive_response_headers.complete"})
+_CLOSED = frozenset({"http11.response_closed.complete", "http11.response_closed.failed",
+                     "http2.response_closed.complete", "http2.response_closed.failed"})
+
+
+def _tracer() -> Callable[[str, Mapping[str, Any]], Any]:
+    """httpcore's `trace` extension for one request: every step of it is reported."""
+    done: list[Callable[[], None]] = []
+
+    async def trace(event: str, info: Mapping[str, Any]) -> None:
+        try:
+            if event in _SENT and on_request_sent is not None:
+                on_request_sent()
+            elif event in _ANSWERING and on_answer_started is not None:
+                done.append(on_answer_started())
+            elif event in _CLOSED:
+                while done:
+                    done.pop()()
+        except Exception:  # a listener's bug must not fail the request
+            pass
+
+    return trace
+
+
 class StreamingClient:
     """Implements `CompletionModel` for one wire format; subclasses say what to send
     (`wire_call`) and how to list models."""
@@ -225,6 +257,7 @@ class StreamingClient:
     # -- sending ------------------------------------------------------------------------
     def _build(self, method: str, url: str, **kwargs: Any) -> httpx.Request:
         """An HTTP request, or a ModelError saying which setting makes it unsendable."""
+        kwargs.setdefault("extensions", {"trace": _tracer()})
         try:
             return self._client.build_request(method, url, **kwargs)
         except UnicodeEncodeError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Mapping
 
-from ..context.analysis import analyze
+from ..context.background import current_analysis
 from ..context.neighbors import signatures_used_on
 from ..context.syntax import ParsedDocument
 from ..context.workspace import Workspace
@@ -38,11 +38,7 @@ def related_signatures(pdoc: ParsedDocument, first: int, last: int,
 def _signatures(pdoc: ParsedDocument, first: int, last: int, workspace: Workspace,
                 open_docs: Mapping[str, ParsedDocument], budget: int
                 ) -> tuple[tuple[str, str], ...]:
-    doc = pdoc.doc
-    tree = pdoc.tree()
-    if tree is None:
+    analysis = current_analysis(pdoc)  # None while a big document is prepared
+    if analysis is None:
         return ()
-    analysis = analyze(pdoc.spec, doc.text, (doc.uri, doc.version, len(doc.text),
-                                             hash(doc.text)), tree=tree, current=True,
-                       state_key=doc.uri)
     return signatures_used_on(pdoc, analysis, first, last, workspace, open_docs, budget)
