@@ -17,6 +17,7 @@ from typing import Mapping
 
 from .analysis import Analysis, analyze
 from .background import analysis_ready
+from .evidence_c import extra_estimate_margin
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
 from .outline import outline_demand, render
@@ -131,7 +132,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                                           top_fits=window.start_line == 0)
     # the prompt labels the window with the file's path (`completion/prompt.py`); the
     # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
-    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR
+    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR \
+        - extra_estimate_margin(pdoc.spec, budget)
     window_range = (window.start_line, window.end_line)
 
     fillers = {}

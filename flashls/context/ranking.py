@@ -33,6 +33,7 @@ from typing import Sequence
 from cachetools import LRUCache
 
 from .evidence import FAR, Evidence, anchor_range, gather
+from .evidence_c import scoring_parent
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -134,7 +135,7 @@ def _receiver_of(item: Item) -> str | None:
 def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
                     merged: bool, module=None, typed_memo: dict | None = None) -> float:
     use = ev.uses.get(item.name)
-    parent = items[item.parent] if item.parent != -1 else None
+    parent = scoring_parent(items, item, file.analysis.spec.resolver)
     owner = _receiver_of(item) if parent is None and item.kind == "method" else None
     if owner is not None:
         # a Go method: a member of its receiver type

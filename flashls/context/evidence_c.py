@@ -1,0 +1,105 @@
+"""C/C++ specifics of import resolution and ranking, called from the shared code.
+
+* Includes: `#include "x.h"` is looked up next to the file, then in the include roots;
+  `#include <lib/x.h>` in the include roots only (a system header is never in the
+  workspace, so it resolves to nothing). Include roots are guessed the way a build's
+  `-I` flags usually are: every workspace folder and its `include/` and `src/`, and
+  every ancestor directory of the file inside the workspace (a header in
+  `include/spdlog/sinks/` that includes `<spdlog/common.h>` finds `include/`).
+* Ranking: a namespace is not a container. `fmt::detail::to_unsigned` is a free
+  function whose name reaches an including file as a plain (or namespace-qualified)
+  name, so it is scored like a top-level definition, not like a member of a class.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+from .workspace import Workspace
+
+NAMESPACE_KINDS = frozenset({"module"})  # what queries/cpp/definitions.scm calls namespaces
+MAX_ANCESTORS = 8  # directories above the file tried as include roots
+
+
+def include_path(written: str) -> tuple[str, bool]:
+    """(header, angled) from an include's path as captured: `"x.h"`, `x.h`, `<a/b.h>`."""
+    text = written.strip()
+    if text.startswith("<") and text.endswith(">"):
+        return text[1:-1].strip(), True
+    return text.strip('"'), False
+
+
+def include_roots(path: str, workspace: Workspace) -> list[str]:
+    """Directories an include is looked up in after the file's own, nearest first."""
+    here = os.path.dirname(os.path.abspath(path))
+    out: list[str] = []
+    directory = os.path.dirname(here)
+    for _ in range(MAX_ANCESTORS):
+        if not workspace.contains(directory):
+            break
+        out.append(directory)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    for root in workspace.roots:
+        out += [root, os.path.join(root, "include"), os.path.join(root, "src")]
+    seen: set[str] = set()
+    return [d for d in out if not (d in seen or seen.add(d))]
+
+
+def include_candidates(path: str, written: str, roots: Sequence[str]) -> list[str]:
+    """Where one include may be, in lookup order (quoted: the file's directory first)."""
+    header, angled = include_path(written)
+    if not header or os.path.isabs(header):
+        return []
+    here = os.path.dirname(os.path.abspath(path))
+    bases = list(roots) if angled else [here, *roots]
+    return [os.path.normpath(os.path.join(b, header)) for b in bases]
+
+
+def scoring_parent(items: Sequence, item, resolver: str):
+    """The container `item` is a member of for ranking: None for a top-level item and,
+    in C/C++, for an item whose container is a namespace."""
+    if item.parent == -1:
+        return None
+    parent = items[item.parent]
+    if resolver == "c":
+        while parent is not None and parent.kind in NAMESPACE_KINDS:
+            parent = items[parent.parent] if parent.parent != -1 else None
+    return parent
+
+
+_ANCHOR_ITEMS: dict[int, tuple[object, tuple]] = {}
+
+
+def anchor_items(analysis) -> Sequence:
+    """The items a cursor can be anchored in (`evidence.anchor_range`): in C/C++ not
+    namespaces, which wrap a whole header (every name would be "used in the anchor").
+    Memoized per items tuple (the analysis shares it between versions)."""
+    items = analysis.items
+    if analysis.spec.resolver != "c":
+        return items
+    hit = _ANCHOR_ITEMS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    kept = tuple(it for it in items if it.kind not in NAMESPACE_KINDS)
+    if len(_ANCHOR_ITEMS) > 64:
+        _ANCHOR_ITEMS.clear()
+    _ANCHOR_ITEMS[id(items)] = (items, kept)
+    return kept
+
+
+C_EXTRA_MARGIN_DIVISOR = 12  # 8 % more of the budget left unused for C/C++
+
+
+def extra_estimate_margin(spec, budget: int) -> int:
+    """Budget held back beyond the shared margin where the local estimate runs low:
+    C/C++ headers are full of long all-caps macro names (`RAPIDJSON_LITTLEENDIAN`,
+    `GLM_FUNC_DECL`: 4-7 DeepSeek tokens, estimated 1-4) and tab-indented code. On the
+    real-code benchmark's C/C++ requests the DeepSeek count ran up to 19 % above the
+    estimate; with this margin no request exceeded the budget."""
+    if spec is None or spec.resolver != "c":
+        return 0
+    return budget // C_EXTRA_MARGIN_DIVISOR
