@@ -103,3 +103,25 @@ def extra_estimate_margin(spec, budget: int) -> int:
     if spec is None or spec.resolver != "c":
         return 0
     return budget // C_EXTRA_MARGIN_DIVISOR
+
+
+# Tree depth a C/C++ definition may start at (`symbols.DEFINITION_START_DEPTH` is 5):
+# headers wrap everything in an include guard (`#ifndef X_H`, one level) and nest
+# namespaces (two levels each: the definition and its body), so a template function
+# of `fmt::detail::dragonbox` starts at depth 6 and a method of a class there at 9.
+C_DEFINITION_START_DEPTH = 10
+
+
+def definition_start_depth(spec, default: int) -> int:
+    return C_DEFINITION_START_DEPTH if spec.resolver == "c" else default
+
+
+def placed_outside_definitions(analysis, cursor_line: int) -> bool:
+    """Whether a cursor that no definition encloses is still placed by the parser: in
+    C/C++, inside a namespace (explicit instantiations, macro-laden declarations the
+    grammar cannot read as definitions). `ranking.select_stable` keeps the last
+    selection frozen only for an unplaced cursor (a half-typed line), not for these."""
+    if analysis.spec.resolver != "c":
+        return False
+    return any(it.kind in NAMESPACE_KINDS and it.start <= cursor_line <= it.end
+               for it in analysis.items)

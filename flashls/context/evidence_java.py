@@ -9,7 +9,8 @@
   neighbor slots in directory order before reaching the file that matters.
 * Receivers: `ReentrantLock lock = ...`, `Sink<? super T> downstream;`, parameters
   `(Node.Builder b)` declare a variable's type, so `lock.unlock()` is a method of
-  `ReentrantLock` (the evidence `ranking.py` weighs as a typed member).
+  `ReentrantLock` (the evidence `ranking.py` weighs as a typed member); a static
+  access `Code.HTTP_BAD_REQUEST` is a member of the type it names.
 """
 
 from __future__ import annotations
@@ -76,16 +77,20 @@ def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
 _DECL = re.compile(
     r"(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)*([A-Z][\w$]*)\s*(?:<[^;(){}=]*>)?\s*(?:\[\s*\]\s*)*"
     r"\s([a-z_$][\w$]*)\s*(?=[=;,):])")
+# `Type.member` / `Outer.Inner.member`: a static access names its own container
+_STATIC = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*(?=[A-Za-z_$])")
 _NOT_TYPES = frozenset({"Override", "SuppressWarnings", "Deprecated", "SafeVarargs",
                         "FunctionalInterface"})
 
 
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def declared_receivers(line: str) -> tuple[tuple[str, str], ...]:
-    """(variable, type name) pairs a Java line declares."""
-    if " " not in line.strip():
-        return ()
-    return tuple((v, t) for t, v in _DECL.findall(line) if t not in _NOT_TYPES)
+    """(variable, type name) pairs a Java line declares; a static access `Code.OK`
+    counts as the type receiving itself (`Code.OK` is a member of `Code`)."""
+    out = [(t, t) for t in _STATIC.findall(line)] if "." in line else []
+    if " " in line.strip():
+        out += [(v, t) for t, v in _DECL.findall(line) if t not in _NOT_TYPES]
+    return tuple(out)
 
 
 def receiver_dialect(resolver: str) -> bool | str:

@@ -33,7 +33,8 @@ from typing import Sequence
 from cachetools import LRUCache
 
 from .evidence import FAR, Evidence, anchor_range, gather
-from .evidence_c import scoring_parent
+from .evidence_c import placed_outside_definitions, scoring_parent
+from .evidence_locality import with_locality
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -277,6 +278,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
                 continue
             cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
                                                    typed_memo), f_index, i_index))
+    cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))
@@ -388,7 +390,8 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
             memo = _LAST[doc_key] = (budget, {})  # anchor -> kept keys, latest last
     anchors = memo[1]
     last_anchor = next(reversed(anchors), None) if anchors else None
-    if anchor is None and last_anchor is not None:
+    if anchor is None and last_anchor is not None and \
+            not placed_outside_definitions(analysis, cursor_line):
         # no definition around the cursor: usually a half-typed line the parser cannot
         # place yet. Keep the last selection as it is, and the anchor it belongs to.
         selection, keys = choose(cands, analysis.items, files, outline_source, budget,
