@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import Sequence
 
 from .workspace import Workspace
@@ -116,12 +117,30 @@ def definition_start_depth(spec, default: int) -> int:
     return C_DEFINITION_START_DEPTH if spec.resolver == "c" else default
 
 
-def placed_outside_definitions(analysis, cursor_line: int) -> bool:
-    """Whether a cursor that no definition encloses is still placed by the parser: in
-    C/C++, inside a namespace (explicit instantiations, macro-laden declarations the
-    grammar cannot read as definitions). `ranking.select_stable` keeps the last
-    selection frozen only for an unplaced cursor (a half-typed line), not for these."""
+JUMP_LINES = 3  # an unanchored cursor this far from the last request's has moved away
+_LAST_LINE: dict = {}  # document -> cursor line of its last request (C/C++ only)
+_LAST_LOCK = threading.Lock()
+
+
+def unanchored_key(analysis, cursor_line: int, doc_key, anchor):
+    """The anchor key `ranking.select_stable` files a selection under, for a cursor no
+    definition encloses (`anchor` None): None keeps the last selection frozen (a
+    half-typed line the parser cannot place yet). In C/C++ macro-laden code the
+    grammar cannot read (`FMT_BEGIN_NAMESPACE`, `GLM_FUNC_QUALIFIER ...`) leaves whole
+    regions without definitions: a cursor inside a namespace, or one that moved more
+    than JUMP_LINES from the document's previous request, is not typing a half line
+    and gets its own key (its line), so a fresh selection and no other place's."""
     if analysis.spec.resolver != "c":
-        return False
-    return any(it.kind in NAMESPACE_KINDS and it.start <= cursor_line <= it.end
-               for it in analysis.items)
+        return anchor
+    with _LAST_LOCK:
+        last = _LAST_LINE.pop(doc_key, None)
+        _LAST_LINE[doc_key] = cursor_line
+        while len(_LAST_LINE) > 64:
+            del _LAST_LINE[next(iter(_LAST_LINE))]
+    if anchor is not None:
+        return anchor
+    jumped = last is not None and abs(cursor_line - last) > JUMP_LINES
+    if jumped or any(it.kind in NAMESPACE_KINDS and it.start <= cursor_line <= it.end
+                     for it in analysis.items):
+        return ("line", cursor_line)
+    return None

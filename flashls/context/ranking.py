@@ -33,7 +33,7 @@ from typing import Sequence
 from cachetools import LRUCache
 
 from .evidence import FAR, Evidence, anchor_range, gather
-from .evidence_c import placed_outside_definitions, scoring_parent
+from .evidence_c import scoring_parent, unanchored_key
 from .evidence_locality import with_locality
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
@@ -384,14 +384,14 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
                        None)
     anchor = (anchor_item.name, anchor_item.kind, anchor_item.lines[:1]) if anchor_item \
         else None
+    anchor = unanchored_key(analysis, cursor_line, doc_key, anchor)  # C/C++ only
     with _LOCK:
         memo = _LAST.get(doc_key)
         if memo is None or memo[0] != budget:
             memo = _LAST[doc_key] = (budget, {})  # anchor -> kept keys, latest last
     anchors = memo[1]
     last_anchor = next(reversed(anchors), None) if anchors else None
-    if anchor is None and last_anchor is not None and \
-            not placed_outside_definitions(analysis, cursor_line):
+    if anchor is None and last_anchor is not None:
         # no definition around the cursor: usually a half-typed line the parser cannot
         # place yet. Keep the last selection as it is, and the anchor it belongs to.
         selection, keys = choose(cands, analysis.items, files, outline_source, budget,
