@@ -262,3 +262,29 @@ def test_java_names_used_next_to_the_cursor_come_before_those_used_far_in_the_an
     assert scored[0].score <= 90.0 + LOCALITY_POINTS
     cands = [ranking.Candidate(90.0, 0, 0)]
     assert with_locality(list(cands), a, cursor, [_File], "python") == cands
+
+
+def test_cpp_estimates_count_the_tokens_of_long_all_caps_macro_names(tmp_path):
+    from flashls.context.evidence_c import macro_excess
+    from flashls.context.neighbors import part_overhead
+    from flashls.context.tokens import estimate_tokens
+    spec = language_for("", "x.h")
+    assert macro_excess(spec, "#define RAPIDJSON_LITTLEENDIAN 1\n") > 0
+    assert macro_excess(spec, "int value = compute(x);\n") == 0
+    assert macro_excess(language_for("python"), "RAPIDJSON_LITTLEENDIAN = 1\n") == 0
+    macros = "".join(f"#define RAPIDJSON_MACRO_NUMBER_{i} RAPIDJSON_LITTLEENDIAN_{i}\n"
+                     for i in range(400))
+    user = "#include \"macros.h\"\n" + "".join(
+        f"int use{i}() {{ return RAPIDJSON_MACRO_NUMBER_{i}; }}\n" for i in range(400))
+    _write(tmp_path, {"macros.h": macros, "user.h": user})
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    path = tmp_path / "user.h"
+    pdoc = ParsedDocument.open(Document(path.as_uri(), user, "", 1), str(path))
+    ctx = assemble_context(pdoc, len(user) // 2, budget_tokens=2048, workspace=ws)
+    neighbor = next(p for p in ctx.parts if p.tier == "neighbors")
+    plain = estimate_tokens(neighbor.text) + part_overhead(neighbor.source) + \
+        neighbor.text.count("\n")
+    assert neighbor.tokens == plain + macro_excess(spec, neighbor.text)
+    window = estimate_tokens(ctx.prefix) + estimate_tokens(ctx.suffix)
+    assert ctx.tokens == sum(p.tokens for p in ctx.parts) + window + \
+        macro_excess(spec, ctx.prefix + ctx.suffix)
