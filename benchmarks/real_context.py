@@ -4,9 +4,10 @@ Projects (pinned, fetched from the package registries into a cache, then offline
 listed with their dev / test split in `benchmarks.real_context_sources`.
 
 **Tasks.** In each project, a line that uses a name defined in a file the current
-file imports (directly, through a barrel `__init__.py` / `index.ts` / `mod.rs`, or a
-Go file of the same or an imported package of the module) and not in the file itself
-is blanked (its indentation kept), and the cursor put at its start. Names defined in
+file imports (directly, through a barrel `__init__.py` / `index.ts` / `mod.rs`, a Go
+or Java file of the same or an imported package, or an included C/C++ header; Java
+and C/C++ imports are found by the language's rules here, not by flashls' resolver)
+and not in the file itself is blanked (its indentation kept), and the cursor put at its start. Names defined in
 more than two files of the project are too generic to count. Up to `PER_PROJECT`
 tasks per project are drawn with a fixed seed. Kinds: `function`, `class` (classes,
 structs, interfaces, enums, traits), `constant`, `type`, `method` (a member of an
