@@ -4,9 +4,10 @@ Projects (pinned, fetched from the package registries into a cache, then offline
 listed with their dev / test split in `benchmarks.real_context_sources`.
 
 **Tasks.** In each project, a line that uses a name defined in a file the current
-file imports (directly, through a barrel `__init__.py` / `index.ts` / `mod.rs`, or a
-Go file of the same or an imported package of the module) and not in the file itself
-is blanked (its indentation kept), and the cursor put at its start. Names defined in
+file imports (directly, through a barrel `__init__.py` / `index.ts` / `mod.rs`, a Go
+or Java file of the same or an imported package, or an included C/C++ header; Java
+and C/C++ imports are found by the language's rules here, not by flashls' resolver)
+and not in the file itself is blanked (its indentation kept), and the cursor put at its start. Names defined in
 more than two files of the project are too generic to count. Up to `PER_PROJECT`
 tasks per project are drawn with a fixed seed. Kinds: `function`, `class` (classes,
 structs, interfaces, enums, traits), `constant`, `type`, `method` (a member of an
@@ -77,6 +78,15 @@ _STRINGS = {
     "default": re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`\n]*`'),
 }
 CLASS_KINDS = {"class", "struct", "interface", "enum", "trait", "impl"}
+MEMBER_RULES = ("java", "cpp")  # languages whose members are told apart by `_is_member`
+# Java / C++ names that are no definition: keywords a macro-laden declaration lets the
+# grammar take for a name, and C++ namespaces (reopened everywhere; what a line needs
+# is the function inside, not `namespace detail {`)
+KEYWORDS = frozenset("""struct class union enum typename template namespace public private
+    protected static const constexpr inline virtual override final operator return void
+    auto extern volatile mutable explicit friend using typedef default delete new this
+    interface extends implements abstract synchronized package import throws""".split())
+NOT_DEFINITIONS = {"cpp": {"module"}}
 
 
 @dataclass(frozen=True)
@@ -136,20 +146,33 @@ _PAIR = re.compile(r"([A-Za-z_$][\w$]*)?\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*
 
 
 def _reaches(language: str, name: str, item, line: str, import_idents: set[str],
-             same_dir: bool) -> bool:
+             same_dir: bool, member: bool | None = None) -> bool:
     """Whether this use of `name` is a use of the imported definition `item`: named
-    on an import line, a module attribute (`mod.Name`), a Go name of the same package
-    or an imported one, a member called on something that is not a module."""
+    on an import line, a module attribute (`mod.Name`), a Go or Java name of the same
+    package or an imported one, any name of an included C/C++ header (unqualified or
+    namespace-qualified), a member called on something that is not a module."""
     pairs = [(q or "", n) for q, n in _PAIR.findall(line) if n == name]
-    member = item.level >= 2 and item.parent != -1 or \
-        (language == "go" and item.kind == "method")
+    if member is None:
+        member = item.level >= 2 and item.parent != -1 or \
+            (language == "go" and item.kind == "method")
     if member:
         return any(q not in import_idents for q, _ in pairs)
+    if language == "cpp":
+        return True  # an include brings every name of the header into scope
     if name in import_idents:
         return True
     if any(q in import_idents or q in ("crate", "self", "super") for q, _ in pairs):
         return True
-    return language == "go" and same_dir and not any(q for q, _ in pairs)
+    return language in ("go", "java") and same_dir and not any(q for q, _ in pairs)
+
+
+def _is_member(language: str, item, owner) -> bool:
+    """A member of a container (class, struct...): C++ namespaces are not containers."""
+    if item.level < 2 or item.parent == -1:
+        return language == "go" and item.kind == "method"
+    if language == "cpp" and owner is not None:
+        return owner.items[item.parent].kind in CLASS_KINDS
+    return True
 
 
 def _is_barrel(path: str, analysis=None) -> bool:
@@ -160,13 +183,68 @@ def _is_barrel(path: str, analysis=None) -> bool:
     return analysis is not None and sum(1 for it in analysis.items if it.kind != "import") <= 1
 
 
+_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+_JAVA_IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+?)(\.\*)?\s*;", re.M)
+_INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
+
+
+def _java_imports(path: str, text: str, ws: Workspace) -> list[str]:
+    """Every file of the package, then each import's file (a wildcard: the package's
+    files; a static import: the file of its class) under the root the package implies."""
+    here = os.path.dirname(path)
+    same = sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith(".java"))
+    m = _JAVA_PACKAGE.search(text)
+    tail = os.path.join(*m.group(1).split(".")) if m else ""
+    root = here[: -len(tail) - 1] if tail and here.endswith(os.sep + tail) else here
+    out = [f for f in same if f != path]
+    for name, star in _JAVA_IMPORT.findall(text):
+        parts = name.split(".")
+        if star:
+            d = os.path.join(root, *parts)
+            if os.path.isdir(d):
+                out += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".java"))
+            continue
+        while parts:
+            candidate = os.path.join(root, *parts) + ".java"
+            if os.path.isfile(candidate):
+                out.append(candidate)
+                break
+            parts = parts[:-1]
+    return [f for f in out if ws.allowed(f)]
+
+
+def _c_includes(path: str, text: str, ws: Workspace) -> list[str]:
+    """`#include "x.h"` relative to the file, then the include roots (the workspace
+    folders); `#include <lib/x.h>` from the include roots only (what -I would give)."""
+    out = []
+    for quoted, angled in _INCLUDE.findall(text):
+        bases = ([os.path.dirname(path)] if quoted else []) + list(ws.roots)
+        for base in bases:
+            candidate = os.path.normpath(os.path.join(base, quoted or angled))
+            if os.path.isfile(candidate) and ws.allowed(candidate):
+                out.append(candidate)
+                break
+    return out
+
+
+def _imports_of(spec, path: str, analysis, ws: Workspace) -> list[str]:
+    """What a file imports by the language's rules: flashls' resolver where it models
+    them, the language's own rules for Java and C/C++ (so the tasks do not depend on
+    what flashls' resolver samples or guesses)."""
+    if spec.resolver == "java":
+        return _java_imports(path, "\n".join(analysis.lines), ws)
+    if spec.resolver == "c":
+        return _c_includes(path, "\n".join(analysis.lines), ws)
+    return resolve_imports(spec, path, analysis, ws)
+
+
 def reachable(spec, path: str, analyses: dict, ws: Workspace) -> dict[str, str]:
     """Files `path` imports: real path -> "direct" or "barrel" (reached through one)."""
     out: dict[str, str] = {}
     start = analyses.get(path)
     if start is None:
         return out
-    frontier = [(f, "direct") for f in resolve_imports(spec, path, start, ws)]
+    frontier = [(f, "direct") for f in _imports_of(spec, path, start, ws)]
     depth = 0
     while frontier and depth < 3:
         nxt = []
@@ -177,7 +255,7 @@ def reachable(spec, path: str, analyses: dict, ws: Workspace) -> dict[str, str]:
             out[real] = how
             a = analyses.get(real) or _disk_analysis(real)
             if a is not None and _is_barrel(real, a):
-                nxt += [(f, "barrel") for f in resolve_imports(a.spec, real, a, ws)]
+                nxt += [(f, "barrel") for f in _imports_of(a.spec, real, a, ws)]
         frontier = nxt
         depth += 1
     return out
@@ -192,16 +270,16 @@ def _disk_analysis(path: str):
     return analyze(spec, text, ("real-bench", path, len(text), hash(text))) if spec else None
 
 
-def _kind(item, how: str) -> str:
+def _kind(item, how: str, member: bool | None = None) -> str:
     if how == "barrel":
         return "reexport"
-    if item.level >= 2 and item.parent != -1:
+    if member if member is not None else item.level >= 2 and item.parent != -1:
         return "method"
     if item.kind in CLASS_KINDS:
         return "class"
     if item.kind == "type":
         return "type"
-    if item.kind in ("constant", "variable", "field"):
+    if item.kind in ("constant", "variable", "field", "macro"):
         return "constant"
     return "function"
 
@@ -235,6 +313,10 @@ def find_tasks(project: Project, root: Path) -> list[Task]:
         analyses[real] = a
         for item in a.items:
             if item.kind == "import" or not item.name or len(item.name) < 3:
+                continue
+            if project.language in MEMBER_RULES and (
+                    item.name in KEYWORDS
+                    or item.kind in NOT_DEFINITIONS.get(project.language, ())):
                 continue
             if item.kind in ("field", "variable") and not (item.name.isupper() or (
                     project.language == "go" and item.name[:1].isupper())):
@@ -271,10 +353,18 @@ def find_tasks(project: Project, root: Path) -> list[Task]:
                 how = "direct" if any(reach[p] == "direct" for p in hits) else "barrel"
                 item = next(iter(hits.values()))[1]
                 code = strings.sub(" ", line)
+                members = {p: _is_member(project.language, it, analyses.get(p))
+                           if project.language in MEMBER_RULES else None
+                           for p, (_, it) in hits.items()}
                 if not any(_reaches(project.language, name, it, code, import_idents,
-                                    os.path.dirname(p) == here) for p, (_, it) in hits.items()):
+                                    os.path.dirname(p) == here, members[p])
+                           for p, (_, it) in hits.items()):
                     continue
-                kind = _kind(item, how)
+                kind = _kind(item, how, members[next(iter(hits))])
+                if kind == "method" and item.kind in ("field", "constant"):
+                    kind = "constant"  # Java's `Type.CONSTANT`, a C++ static member
+                elif kind == "method" and item.kind in CLASS_KINDS:
+                    kind = "class"  # a nested class: `Map.Entry`
                 if kind == "method" and not _container_used(hits, defined, analyses, a):
                     continue  # a method of a class this file never names: `d.items()`
                 tasks.append(Task(project.key, project.split, Path(real), row, name,

@@ -9,6 +9,11 @@ Every project is pinned and comes from a package registry through its ordinary c
 * Go: Debian `golang-*-dev` packages (`apt-get download` + `dpkg -x`; sources under
   `/usr/share/gocode/src/<import path>`).
 * Rust: Debian `librust-*-dev` packages (crate sources under `/usr/share/cargo/registry`).
+* Java: packages of the JDK's `src.zip` from Debian `openjdk-17-source` (the .deb is
+  downloaded once into the cache; each project extracts one module or package subtree).
+* C/C++ (one row, `cpp`): Debian `-dev` packages of header-only or header-rich C++
+  libraries whose headers include each other (`#include "format.h"`,
+  `#include <spdlog/common.h>`); the workspace is the package's `usr/include`.
 
 The projects were chosen before any tuning (widely used, several modules importing
 each other, sources in the package) and split into a fixed **dev** half (tuning) and
@@ -32,16 +37,20 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Project:
-    language: str  # python | js | go | rust
-    name: str  # registry name (Debian package for go / rust)
+    language: str  # python | js | go | rust | java | cpp
+    name: str  # registry name (Debian package for go / rust / cpp, the package for java)
     version: str
     split: str  # dev | test
     subdir: str = ""  # the source root inside the unpacked package
 
     @property
     def key(self) -> str:
-        safe = self.name.replace("/", "+").replace("@", "")
+        safe = self.name.replace("/", "+").replace("@", "").replace(":", "_")
         return f"{self.language}/{safe}-{self.version}"
+
+
+JDK = "17.0.21.1+2-1~deb12u1"  # openjdk-17-source
+JDK_PACKAGE = "openjdk-17-source"
 
 
 def _p(lang: str, split: str, entries: list[tuple]) -> list[Project]:
@@ -85,9 +94,40 @@ PROJECTS: tuple[Project, ...] = tuple(
                           ("librust-bytes-dev", "1.2.1-1", "bytes-1.2.1"),
                           ("librust-toml-edit-dev", "0.14.4-2", "toml_edit-0.14.4"),
                           ("librust-chrono-dev", "0.4.23-2", "chrono-0.4.23")])
+    # Java: JDK 17 packages, each a set of files importing each other (and the names
+    # of their own package without imports); chosen and split before any tuning: dev
+    # has value types (java.time), concurrency, streams, a small library (logging) and
+    # a two-package module (httpserver); test the same mix (net.http: two packages,
+    # sql: interfaces, nio.file, ASM: a visitor library, text: formatters)
+    + _p("java", "dev", [("java.time", JDK, "java.base/java/time"),
+                         ("java.util.concurrent", JDK, "java.base/java/util/concurrent"),
+                         ("java.util.stream", JDK, "java.base/java/util/stream"),
+                         ("java.util.logging", JDK, "java.logging/java/util/logging"),
+                         ("jdk.httpserver", JDK, "jdk.httpserver")])
+    + _p("java", "test", [("java.net.http", JDK, "java.net.http"),
+                          ("java.sql", JDK, "java.sql/java/sql"),
+                          ("java.nio.file", JDK, "java.base/java/nio/file"),
+                          ("jdk.internal.org.objectweb.asm", JDK,
+                           "java.base/jdk/internal/org/objectweb/asm"),
+                          ("java.text", JDK, "java.base/java/text")])
+    # C/C++: header libraries whose headers include each other, chosen and split before
+    # any tuning. One row: C-only -dev packages ship declarations without cross-file
+    # implementation, and C++ headers are `.h` as often as `.hpp`. Both halves mix
+    # quoted includes (fmt, glm, rapidjson, cereal / Eigen, msgpack, toml++, yaml-cpp)
+    # and project-prefixed angle includes (spdlog / nlohmann-json: `<spdlog/common.h>`)
+    + _p("cpp", "dev", [("libfmt-dev", "9.1.0+ds1-2", "usr/include"),
+                        ("libspdlog-dev", "1:1.10.0+ds-0.4", "usr/include"),
+                        ("libglm-dev", "0.9.9.8+ds-6", "usr/include"),
+                        ("rapidjson-dev", "1.1.0+dfsg2-7.1", "usr/include"),
+                        ("libcereal-dev", "1.3.2+dfsg-4", "usr/include")])
+    + _p("cpp", "test", [("libeigen3-dev", "3.4.0-4", "usr/include/eigen3"),
+                         ("libmsgpack-cxx-dev", "4.1.3-1", "usr/include"),
+                         ("libtomlplusplus-dev", "3.3.0+ds-1", "usr/include"),
+                         ("libyaml-cpp-dev", "0.7.0+dfsg-8+b1", "usr/include"),
+                         ("nlohmann-json3-dev", "3.11.2-2", "usr/include")])
 )
 
-LANGUAGES = ("python", "js", "go", "rust")
+LANGUAGES = ("python", "js", "go", "rust", "java", "cpp")
 
 
 def cache_dir() -> Path:
@@ -139,7 +179,36 @@ def _fetch_deb(p: Project, tmp: Path, dest: Path) -> None:
     _run(["dpkg", "-x", str(debs[0]), str(dest)], tmp)
 
 
-_FETCHERS = {"python": _fetch_python, "js": _fetch_js, "go": _fetch_deb, "rust": _fetch_deb}
+def _jdk_src_zip() -> Path:
+    """The JDK's src.zip, unpacked once from openjdk-17-source into the cache."""
+    base = cache_dir() / "java" / f"_{JDK_PACKAGE}-{JDK}"
+    found = base / "usr/lib/jvm/openjdk-17/lib/src.zip"
+    if (base / ".complete").exists() and found.is_file():
+        return found
+    if base.exists():
+        shutil.rmtree(base)
+    base.mkdir(parents=True)
+    with tempfile.TemporaryDirectory(prefix="flashls-fetch-") as tmp:
+        _fetch_deb(Project("java", JDK_PACKAGE, JDK, "dev"), Path(tmp), base)
+    if not found.is_file():
+        raise FetchError(f"{JDK_PACKAGE} has no src.zip")
+    (base / ".complete").write_text(f"{JDK_PACKAGE} {JDK}\n")
+    return found
+
+
+def _fetch_java(p: Project, tmp: Path, dest: Path) -> None:
+    prefix = p.subdir.rstrip("/") + "/"
+    with zipfile.ZipFile(_jdk_src_zip()) as zf:
+        members = [m for m in zf.namelist()
+                   if m.startswith(prefix) and m.endswith(".java") and ".." not in m]
+        if not members:
+            raise FetchError(f"{p.subdir} is not in the JDK's src.zip")
+        for member in members:
+            zf.extract(member, dest)
+
+
+_FETCHERS = {"python": _fetch_python, "js": _fetch_js, "go": _fetch_deb, "rust": _fetch_deb,
+             "java": _fetch_java, "cpp": _fetch_deb}
 
 
 def source_root(p: Project) -> Path:

@@ -126,11 +126,12 @@ RESOLUTION = [
      ["src/account.rs", "src/ledger/mod.rs", "src/money.rs", "src/ledger/entry.rs"]),
     ("rust_ledger", "src/ledger/mod.rs", ["src/ledger/entry.rs", "src/account.rs", "src/money.rs"]),
     ("java_library", "src/main/java/com/acme/library/service/LoanService.java",
-     ["src/main/java/com/acme/library/service/CatalogService.java",
+     # single-type and static imports, the package's files, wildcard imports
+     ["src/main/java/com/acme/library/util/Dates.java",
+      "src/main/java/com/acme/library/service/CatalogService.java",
       "src/main/java/com/acme/library/model/Book.java",
       "src/main/java/com/acme/library/model/Loan.java",
-      "src/main/java/com/acme/library/model/Member.java",
-      "src/main/java/com/acme/library/util/Dates.java"]),
+      "src/main/java/com/acme/library/model/Member.java"]),
     ("c_geometry", "src/main.c", ["include/matrix.h", "src/vec.h"]),
     ("c_geometry", "cpp/main.cpp", ["cpp/shapes.hpp"]),
 ]

@@ -17,6 +17,7 @@ from typing import Mapping
 
 from .analysis import Analysis
 from .background import current_analysis
+from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
 from .outline import outline_demand, render
@@ -122,7 +123,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                                           top_fits=window.start_line == 0)
     # the prompt labels the window with the file's path (`completion/prompt.py`); the
     # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
-    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR
+    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR \
+        - extra_estimate_margin(pdoc.spec, budget, window.prefix + window.suffix)
     window_range = (window.start_line, window.end_line)
 
     fillers = {}
@@ -148,7 +150,9 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                       recent_extra=reserved - window.tokens, freed=freed)
     parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
-    total = sum(p.tokens for p in parts) + window.tokens
+    parts = corrected_parts(pdoc.spec, parts)  # C/C++: what the estimate misses
+    total = sum(p.tokens for p in parts) + window.tokens + \
+        macro_excess(pdoc.spec, window.prefix + window.suffix)
     while parts and total > budget:
         drop = max(range(len(parts)), key=lambda i: (TIER_ORDER.index(parts[i].tier), i))
         total -= parts[drop].tokens

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+from .evidence_c import anchor_items
+from .evidence_java import declared_receivers, receiver_dialect
 from .memo import LINE_MEMO_SIZE, line_identifiers
 
 # `q.name` pairs, overlapping (`h.Store.NextID` gives (h, Store) and (Store, NextID)),
@@ -62,7 +64,9 @@ def line_receivers(line: str, go: bool = False) -> tuple[tuple[str, str], ...]:
     out = []
     for a, b, c, d in _TYPED.findall(line):
         out.append((a, b) if a else (c, d))
-    if go:
+    if go == "java":  # `Type name` declarations (receiver_dialect)
+        out.extend(declared_receivers(line))
+    elif go:
         out.extend((v, t) for v, t in _GO_TYPED.findall(line) if v not in _NOT_VARS)
     return tuple(out)
 
@@ -227,7 +231,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
     bound = bound_names(analysis.imports, lines, resolver)
     items = analysis.items
     starts = [it[3] for it in items]
-    anchor = anchor_range(analysis.items, cursor_line, lines)
+    anchor = anchor_range(anchor_items(analysis), cursor_line, lines)
     lo, hi = anchor
     wanted = frozenset(names)
     nodes: dict[str, int] = {}
@@ -235,7 +239,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
     qualified: set[str] = set()
     attribute: set[str] = set()
     quals: dict[str, set[str]] = {}
-    go = resolver == "go"
+    go = receiver_dialect(resolver)
     kept: dict = {}
     receiver_types: dict[str, int] = {}
     receivers: dict[str, set[str]] = {}

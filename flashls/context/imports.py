@@ -13,10 +13,12 @@ workspace boundary (`Workspace.allowed`), so nothing outside it is ever returned
   module (`go.mod`'s module path + subdirectory).
 * rust: `mod foo;` (foo.rs, foo/mod.rs) and `use crate::` / `super::` / `self::`
   paths to the deepest module file that exists.
-* java: the same package's directory, single-type, static and wildcard imports
-  from the source root the package declaration implies.
-* c: `#include "..."` relative to the file, then the workspace folders and their
-  `include/` and `src/` directories.
+* java: single-type and static imports, the same package's directory and wildcard
+  imports, from the source root the package declaration implies (which of those files
+  are read: `evidence_java.order_neighbors`).
+* c: `#include "..."` relative to the file, then the include roots; `#include <...>`
+  in the include roots only (the workspace folders, their `include/` and `src/`, and
+  the file's ancestor directories: `evidence_c.py`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import os
 import re
 from typing import Callable, Iterable, Protocol, Sequence
 
+from .evidence_c import include_candidates, include_roots
+from .evidence_java import MAX_PACKAGE_FILES as JAVA_PACKAGE_FILES, java_roots
 from .languages import LanguageSpec
 from .symbols import ImportRef
 from .workspace import Workspace
@@ -306,42 +310,35 @@ def _resolve_rust(path: str, symbols: FileSymbols, workspace: Workspace) -> list
 
 # -- java ------------------------------------------------------------------------------
 def _resolve_java(path: str, symbols: FileSymbols, workspace: Workspace) -> list[str]:
-    here = os.path.dirname(os.path.abspath(path))
-    out = [f for f in workspace.list_dir(here, (".java",))][:MAX_PACKAGE_FILES]
-    package = (symbols.package or "").strip()
-    root = here
-    if package:
-        parts = package.split(".")
-        tail = os.path.join(*parts)
-        if here.endswith(os.sep + tail):
-            root = here[: -len(tail) - 1]
+    """Single-type and static imports, then the package's files, then wildcard imports'
+    (which of them are worth reading is `evidence_java.order_neighbors`)."""
+    here, root = java_roots(path, symbols.package)
+    explicit: list[str] = []
+    wildcard: list[str] = []
     for imp in symbols.imports:
         parts = [p for p in imp.path.strip().split(".") if p]
         if not parts:
             continue
         if "*" in imp.names:
-            out.extend(workspace.list_dir(os.path.join(root, *parts),
-                                          (".java",))[:MAX_PACKAGE_FILES])
+            wildcard.extend(workspace.list_dir(os.path.join(root, *parts),
+                                               (".java",))[:JAVA_PACKAGE_FILES])
             continue
         while parts:  # a static import names a member: drop segments until a file exists
             candidate = os.path.join(root, *parts) + ".java"
             if os.path.isfile(candidate):
-                out.append(candidate)
+                explicit.append(candidate)
                 break
             parts = parts[:-1]
-    return out
+    same = workspace.list_dir(here, (".java",))[:JAVA_PACKAGE_FILES]
+    return explicit + same + wildcard
 
 
 # -- c / c++ ---------------------------------------------------------------------------
 def _resolve_c(path: str, symbols: FileSymbols, workspace: Workspace) -> list[str]:
-    here = os.path.dirname(os.path.abspath(path))
-    bases = [here]
-    for root in workspace.roots:
-        bases += [root, os.path.join(root, "include"), os.path.join(root, "src")]
+    roots = include_roots(path, workspace)
     out: list[str] = []
     for imp in symbols.imports:
-        header = imp.path.strip()
-        found = _first_file([os.path.normpath(os.path.join(b, header)) for b in bases])
+        found = _first_file(include_candidates(path, imp.path, roots))
         if found:
             out.append(found)
     return out

@@ -88,10 +88,13 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  resolver="rust", attribute_prefixes=("#[",)),
     LanguageSpec("java", "tree_sitter_java", language_ids=("java",), extensions=(".java",),
                  resolver="java"),
-    LanguageSpec("c", "tree_sitter_c", language_ids=("c",), extensions=(".c", ".h"),
+    LanguageSpec("c", "tree_sitter_c", language_ids=("c",), extensions=(".c",),
                  top_level_stops=("#include", "#define"), resolver="c"),
     LanguageSpec("cpp", "tree_sitter_cpp", language_ids=("cpp", "cuda-cpp"),
-                 extensions=(".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp"),
+                 # `.h` is C++'s as in VS Code (C++ headers use it as often as `.hpp`, and
+                 # tree-sitter-cpp parses C headers); `.inl` / `.tpp`: template bodies
+                 extensions=(".cc", ".cpp", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx",
+                             ".h++", ".ipp", ".inl", ".tpp", ".txx"),
                  top_level_stops=("#include", "#define", "namespace ", "template"),
                  continuation_keywords=("case", "default", "public", "private", "protected"),
                  resolver="c"),

@@ -18,6 +18,7 @@ from typing import Mapping, Sequence
 
 from .analysis import Analysis, analyze
 from .background import SpotBudget
+from .evidence_java import order_neighbors
 from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
@@ -70,7 +71,8 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     spot = SpotBudget() if background else None
     out: list[NeighborFile] = []
     wanted = _import_identifiers(symbols)
-    queue = [(f, False) for f in resolve_imports(spec, path, symbols, workspace)]
+    queue = [(f, False) for f in order_neighbors(symbols, resolve_imports(spec, path, symbols,
+                                                                          workspace))]
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
     while queue:

@@ -40,6 +40,7 @@ from typing import Sequence
 from cachetools import LRUCache
 
 from .evidence import anchor_range
+from .evidence_c import unanchored_key
 from .memo import line_identifiers
 from .neighbors import NeighborFile
 from .outline import CONTAINER_KINDS, Item
@@ -279,6 +280,9 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     """The stable tier's selection under the rule of this module."""
     from . import ranking
     anchor = stable_anchor(analysis, cursor_line)
+    key = unanchored_key(analysis, cursor_line, doc_key, anchor.key)  # C/C++ only
+    if key != anchor.key:
+        anchor = Anchor(key, cursor_line, cursor_line)
     with _LOCK:
         doc = _DOCS.get(doc_key)
         if doc is None:

@@ -32,6 +32,8 @@ from typing import Sequence
 
 
 from .evidence import FAR, Evidence, anchor_range, gather
+from .evidence_c import scoring_parent
+from .evidence_locality import with_locality
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -133,7 +135,7 @@ def _receiver_of(item: Item) -> str | None:
 def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
                     merged: bool, module=None, typed_memo: dict | None = None) -> float:
     use = ev.uses.get(item.name)
-    parent = items[item.parent] if item.parent != -1 else None
+    parent = scoring_parent(items, item, file.analysis.spec.resolver)
     owner = _receiver_of(item) if parent is None and item.kind == "method" else None
     if owner is not None:
         # a Go method: a member of its receiver type
@@ -275,6 +277,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
                 continue
             cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
                                                    typed_memo), f_index, i_index))
+    cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))

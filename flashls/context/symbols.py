@@ -18,6 +18,7 @@ from typing import Generator, Sequence
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from .evidence_c import definition_start_depth
 from .languages import LanguageSpec
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -366,7 +367,8 @@ def _extract_definitions(spec: LanguageSpec, tree: Tree, source: bytes,
     found: dict[int, tuple[Node, Node, Node | None, str]] = {}  # name start -> match
     kinds = split.kinds
     for top in nodes:
-        for role, pattern, caps in _node_matches(split, tree, top, DEFINITION_START_DEPTH):
+        for role, pattern, caps in _node_matches(split, tree, top, definition_start_depth(
+                spec, DEFINITION_START_DEPTH)):
             name_nodes = caps.get("name")
             def_kind = kinds.get((role, pattern))
             if not name_nodes or not def_kind or def_kind not in caps:

@@ -1,0 +1,101 @@
+"""Java specifics of import resolution and ranking, called from the shared code.
+
+* Resolution: a file sees the types of its own package without imports, and those its
+  single-type, static and wildcard imports name. A Java file is named after its
+  top-level type, so of the package's (and the wildcards') files only those whose
+  name the current file uses can hold what it needs: `Foo.java` is a neighbor when
+  `Foo` appears in the file. Explicit imports come first, then by how often the type
+  is used, so a large package (java.util.concurrent: 60 files) no longer fills the
+  neighbor slots in directory order before reaching the file that matters.
+* Receivers: `ReentrantLock lock = ...`, `Sink<? super T> downstream;`, parameters
+  `(Node.Builder b)` declare a variable's type, so `lock.unlock()` is a method of
+  `ReentrantLock` (the evidence `ranking.py` weighs as a typed member); a static
+  access `Code.HTTP_BAD_REQUEST` is a member of the type it names.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from typing import Sequence
+
+from .memo import LINE_MEMO_SIZE
+
+MAX_PACKAGE_FILES = 400  # a package this large is sampled (its used types first)
+
+
+def java_roots(path: str, package: str | None) -> tuple[str, str]:
+    """(the file's directory, the source root its package declaration implies)."""
+    here = os.path.dirname(os.path.abspath(path))
+    package = (package or "").strip()
+    if package:
+        tail = os.path.join(*package.split("."))
+        if here.endswith(os.sep + tail):
+            return here, here[: -len(tail) - 1]
+    return here, here
+
+
+def type_name(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def used_type_counts(analysis) -> dict[str, int]:
+    """Identifier -> rows using it, over the file's top-level nodes."""
+    counts: dict[str, int] = {}
+    for _first, _last, _ident_set, idents in analysis.usages:
+        for name, rows in idents.items():
+            counts[name] = counts.get(name, 0) + len(rows)
+    return counts
+
+
+def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
+    """The resolved files worth reading for a Java file: those named after a type it
+    uses, explicitly imported ones first, then the most used."""
+    if analysis.spec.resolver != "java":
+        return list(files)
+    counts = used_type_counts(analysis)
+    lines = analysis.lines
+    imported: set[str] = set()
+    for row in analysis.import_lines:
+        if row < len(lines):
+            imported.update(re.findall(r"[A-Za-z_$][\w$]*", lines[row]))
+    ranked = []
+    for index, f in enumerate(files):
+        name = type_name(f)
+        uses = counts.get(name, 0)
+        if not uses:
+            continue
+        explicit = name in imported
+        ranked.append((0 if explicit else 1, -uses, index, f))
+    ranked.sort()
+    return [f for *_, f in ranked]
+
+
+# `Type name` declarations (fields, locals, parameters, for-each variables): the type
+# may be qualified (`Node.Builder`), generic (`Sink<? super T>`) or an array
+_DECL = re.compile(
+    r"(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)*([A-Z][\w$]*)\s*(?:<[^;(){}=]*>)?\s*(?:\[\s*\]\s*)*"
+    r"\s([a-z_$][\w$]*)\s*(?=[=;,):])")
+# `Type.member` / `Outer.Inner.member`: a static access names its own container
+_STATIC = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*(?=[A-Za-z_$])")
+_NOT_TYPES = frozenset({"Override", "SuppressWarnings", "Deprecated", "SafeVarargs",
+                        "FunctionalInterface"})
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def declared_receivers(line: str) -> tuple[tuple[str, str], ...]:
+    """(variable, type name) pairs a Java line declares; a static access `Code.OK`
+    counts as the type receiving itself (`Code.OK` is a member of `Code`)."""
+    out = [(t, t) for t in _STATIC.findall(line)] if "." in line else []
+    if " " in line.strip():
+        out += [(v, t) for t, v in _DECL.findall(line) if t not in _NOT_TYPES]
+    return tuple(out)
+
+
+def receiver_dialect(resolver: str) -> bool | str:
+    """How `evidence.line_receivers` reads declarations: Go's `name Type` (True),
+    Java's `Type name` ("java"), or annotations and constructions only (False)."""
+    if resolver == "java":
+        return "java"
+    return resolver == "go"
