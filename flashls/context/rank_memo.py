@@ -40,7 +40,7 @@ from typing import Sequence
 from cachetools import LRUCache
 
 from .evidence import anchor_range
-from .evidence_c import unanchored_key
+from .evidence_c import NAMESPACE_KINDS, anchor_items, unanchored_key
 from .memo import line_identifiers
 from .neighbors import NeighborFile
 from .outline import CONTAINER_KINDS, Item
@@ -95,7 +95,7 @@ def stable_anchor(analysis, cursor_line: int) -> Anchor:
     (the innermost one around the cursor), or its nearest enclosing one when that is
     a variable, field or constant."""
     items = analysis.items
-    lo, hi = anchor_range(items, cursor_line, analysis.lines)
+    lo, hi = anchor_range(anchor_items(analysis), cursor_line, analysis.lines)
     starts = _starts(items)
     k = bisect.bisect_left(starts, lo)
     index = -1
@@ -104,7 +104,9 @@ def stable_anchor(analysis, cursor_line: int) -> Anchor:
             index = k
             break
         k += 1
-    while index != -1 and items[index].kind in NOT_ANCHORS:
+    not_anchors = NOT_ANCHORS | NAMESPACE_KINDS if analysis.spec.resolver == "c" \
+        else NOT_ANCHORS  # a C/C++ namespace wraps a whole header
+    while index != -1 and items[index].kind in not_anchors:
         index = items[index].parent
     if index == -1:
         return Anchor(None, cursor_line, cursor_line)
