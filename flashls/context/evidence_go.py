@@ -218,12 +218,26 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             continue
         item = items_of[c.file][c.item]
         if item.kind != "method":
+            if item.kind == "function" and c.score >= R.USED * 100 * 0.3 and \
+                    called_on_values_only(item.name, ev, recv):
+                use = ev.uses[item.name]
+                c = R.Candidate(100 * R.LOOSE_MEMBER * R._near(use.distance)
+                                + R._freq(use.nodes), c.file, c.item)
             out.append(c)
             continue
         owner = receiver_type(item)
         score = method_score(item, owner, ev, recv, near_types)
         out.append(c if score is None else R.Candidate(score, c.file, c.item))
     return out
+
+
+def called_on_values_only(name: str, ev: Evidence, recv: Receivers) -> bool:
+    """Whether every use of `name` is `x.name` with x a variable of a known type (a
+    method of the same name, not this package-level function)."""
+    use = ev.uses.get(name)
+    if use is None or not use.attribute or use.qualified or not use.qualifiers:
+        return False
+    return all(q and q not in ev.bound and recv.local.get(q) for q in use.qualifiers)
 
 
 def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,

@@ -22,13 +22,88 @@ REPEAT_OTHER_FILE = 0.8  # ... in another file (`complete::take` and `streaming:
 
 
 def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Evidence",
-           cands: list) -> list:
+           cands: list, cursor_line: int) -> list:
     """The candidates with scores revised by the language's own evidence (the same
     list, untouched, for languages without any)."""
     revise = _revisers().get(resolver)
     if revise is None:
         return cands
-    return repeat_discount(revise(analysis, files, ev, cands), analysis, files)
+    cands = revise(analysis, files, ev, cands)
+    cands = shadowed(cands, analysis, files, ev)
+    cands = focus_in_large_anchor(cands, analysis, files, ev, cursor_line)
+    return repeat_discount(cands, analysis, files)
+
+
+SHADOWED = 0.3  # a neighbor's name the current file defines itself, used unqualified
+
+
+def shadowed(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evidence") -> list:
+    """A top-level name the current file defines itself is what its plain uses mean
+    (nom's `number/complete.rs` and `number/streaming.rs` both define `u8`, `be_u16`,
+    ...): the neighbor's definition of it counts only when qualified (`streaming::u8`).
+    Methods are left alone (every type may have a `String`)."""
+    own = _own_names(analysis)
+    if not own:
+        return cands
+    from .ranking import Candidate
+    items_of = [f.analysis.items for f in files]
+    stems = [_module_stem(f.path) for f in files]
+    out = []
+    for c in cands:
+        if c.file >= 0:
+            item = items_of[c.file][c.item]
+            if item.level <= 1 and item.kind != "method" and item.name in own:
+                use = ev.uses.get(item.name)
+                if use is None or stems[c.file] not in use.qualifiers:
+                    c = Candidate(c.score * SHADOWED, c.file, c.item)
+        out.append(c)
+    return out
+
+
+_OWN: list = [None]  # [(items, names)]: the current file's top-level names
+
+
+def _own_names(analysis) -> frozenset[str]:
+    hit = _OWN[0]
+    if hit is not None and hit[0] is analysis.items:
+        return hit[1]
+    names = frozenset(it.name for it in analysis.items
+                      if it.level == 1 and it.name and it.kind not in ("import", "method", "impl"))
+    _OWN[0] = (analysis.items, names)
+    return names
+
+
+LARGE_ANCHOR = 150  # rows: a table-driven test, a parser's big match
+FOCUS_ROWS = 40  # a name used this near the cursor inside it keeps its score
+OUT_OF_FOCUS = 0.85  # ... one used only farther away in the anchor
+
+
+def focus_in_large_anchor(cands: list, analysis, files: Sequence["NeighborFile"],
+                          ev: "Evidence", cursor_line: int) -> list:
+    """Inside a definition of hundreds of lines, "used in the anchor" says little:
+    names used near the cursor there come before those used only far from it. (The
+    selection is kept while the cursor stays in the anchor, so this decides the first
+    request in it and what is added later.)"""
+    lo, hi = ev.anchor
+    if hi - lo < LARGE_ANCHOR:
+        return cands
+    from .memo import line_identifiers
+    from .ranking import Candidate
+    lines = analysis.lines
+    near: set[str] = set()
+    for row in range(max(lo, cursor_line - FOCUS_ROWS), min(hi, cursor_line + FOCUS_ROWS,
+                                                            len(lines) - 1) + 1):
+        near |= line_identifiers(lines[row])
+    uses = ev.uses
+    items_of = [f.analysis.items for f in files]
+    out = []
+    for c in cands:
+        name = (items_of[c.file] if c.file >= 0 else analysis.items)[c.item].name
+        use = uses.get(name)
+        if use is not None and use.distance == 0 and name not in near:
+            c = Candidate(c.score * OUT_OF_FOCUS, c.file, c.item)
+        out.append(c)
+    return out
 
 
 def _revisers() -> dict[str, Callable]:

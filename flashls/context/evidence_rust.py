@@ -33,6 +33,9 @@ from .neighbors import NeighborFile
 MAX_SCAN_ROWS = 800
 TRAIT_IMPL = 0.6  # a method of `impl Trait for Type`: the trait's signature, repeated
 MODULE_ITEM = 0.2  # an inline module's header in another file
+SHADOWED_BY_PRIMITIVE = 0.3  # a definition named like a primitive type, used unqualified
+PRIMITIVES = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+                        "i64", "i128", "isize", "f32", "f64", "bool", "char", "str"})
 _TYPE = r"(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?(?:[a-z_]\w*::)*([A-Z]\w*)"
 _WRAPPERS = frozenset({"Result", "Option", "Box", "Rc", "Arc", "Vec", "RefCell", "Cell"})
 # `x: Type` (parameters, fields, `let x: Type`), not `a::b`
@@ -43,6 +46,9 @@ _LET_TYPE = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=\s*&?(?:mut\s+)?"
 # `let x = f(`, `let x = module::f(`
 _LET_CALL = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=\s*(?:[a-z_]\w*::)*([a-z_]\w*)\s*\(")
 _RESULT = re.compile(r"->\s*" + _TYPE + r"(?:<\s*" + _TYPE + ")?")
+_BOUND_START = re.compile(r"(?<![\w:])([A-Z]\w*)\s*:(?!:)")
+_TRAIT = re.compile(r"(?<![\w'])(?:[a-z_]\w*::)*([A-Z]\w*)")
+HEADER_ROWS = 12  # a signature with its where clause
 _IMPL_FOR = re.compile(r"\bimpl\b.*?\s(?:[a-z_]\w*::)*([A-Z]\w*)(?:<.*>)?\s+for\s")
 
 
@@ -59,6 +65,42 @@ def line_bindings(line: str) -> tuple[tuple[str, str, str], ...]:
         out.append((var, name, "decl"))
     for var, name in _LET_CALL.findall(line):
         out.append((var, name, "call"))
+    return tuple(out)
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_bounds(line: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Generic parameters and their trait bounds on a line: `I: Slice<R> + InputLength,`
+    -> (I, (Slice, InputLength)); the bound ends at a `,` `{` `>` `=` outside brackets."""
+    if ":" not in line:
+        return ()
+    out = []
+    for m in _BOUND_START.finditer(line):
+        depth, i = 0, m.end()
+        while i < len(line):
+            ch = line[i]
+            if ch in "<([":
+                depth += 1
+            elif ch in ">)]":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif ch in ",{=;" and depth == 0:
+                break
+            i += 1
+        text = line[m.end():i]
+        # only the traits at depth 0: `Slice<RangeFrom<usize>>` is Slice
+        flat, depth = [], 0
+        for ch in text:
+            if ch == "<":
+                depth += 1
+            elif ch == ">":
+                depth -= 1
+            elif depth == 0:
+                flat.append(ch)
+        traits = tuple(t for t in _TRAIT.findall("".join(flat)) if t not in ("Sized",))
+        if traits:
+            out.append((m.group(1), traits))
     return tuple(out)
 
 
@@ -192,21 +234,31 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
                     local.setdefault(var, set()).update(got)
             else:
                 local.setdefault(var, set()).add(name)
-    owner = _impl_around(analysis, lo)
+    owner, impl_lines = _impl_around(analysis, lo)
     if owner:
         local["self"] = {owner}
+    bounds: dict[str, set[str]] = {}
+    for line in list(lines[first:min(last, first + HEADER_ROWS) + 1]) + list(impl_lines):
+        for param, traits in line_bounds(line):
+            bounds.setdefault(param, set()).update(traits)
+    if bounds:  # `input: I` with `I: InputLength`: input has InputLength's methods
+        for types in local.values():
+            for t in list(types):
+                types.update(bounds.get(t, ()))
     return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields))
 
 
-def _impl_around(analysis, row: int) -> str | None:
-    """The type of the impl block holding the definition that starts at `row`."""
+def _impl_around(analysis, row: int) -> tuple[str | None, tuple[str, ...]]:
+    """The type and header lines of the impl block holding the definition that starts
+    at `row` (None, () outside one)."""
     items = analysis.items
     for item in items:
         if item.start == row and item.kind != "import":
-            if item.parent != -1 and items[item.parent].kind == "impl":
-                return items[item.parent].name
-            return None
-    return None
+            if item.parent != -1 and items[item.parent].kind in ("impl", "trait"):
+                parent = items[item.parent]
+                return parent.name, parent.lines
+            return None, ()
+    return None, ()
 
 
 SCORE_FLOOR = 5.0  # below: no evidence at all (fill), nothing to revise
@@ -228,6 +280,11 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         if item.kind == "module":
             out.append(R.Candidate(c.score * MODULE_ITEM, c.file, c.item))
             continue
+        if item.name in PRIMITIVES:  # nom's `fn u8(..)`: a plain `u8` is the type
+            use = ev.uses.get(item.name)
+            if use is None or not use.qualified:
+                out.append(R.Candidate(c.score * SHADOWED_BY_PRIMITIVE, c.file, c.item))
+                continue
         if item.parent == -1 or item.kind == "import":
             out.append(c)
             continue

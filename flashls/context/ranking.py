@@ -277,7 +277,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
                 continue
             cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
                                                    typed_memo), f_index, i_index))
-    cands = adjust_for_language(resolver, analysis, files, ev, cands)
+    cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))
