@@ -165,6 +165,16 @@ def order_files(resolver: str, symbols, paths: Sequence[str], workspace, *,
     used, qualifiers = _file_names(symbols)
     if not used:
         return list(paths)
+    # per keystroke the same: kept as long as the names the files define are
+    key = ("file-order", tuple(paths), used, qualifiers)
+    hit = workspace.cache.get(key)
+    if hit is None:
+        hit = workspace.cache[key] = tuple(_ordered(paths, used, qualifiers, workspace))
+    return list(hit)
+
+
+def _ordered(paths: Sequence[str], used: frozenset[str], qualifiers: frozenset[str],
+             workspace) -> list[str]:
     defined = [_defined_names(p, workspace) & used for p in paths]
     files_defining: dict[str, int] = {}
     for names in defined:
