@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 REPEAT_SAME_FILE = 0.5  # a further entry of the same name in the same file
 REPEAT_OTHER_FILE = 0.8  # ... in another file (`complete::take` and `streaming::take`)
+FILL_BELOW = 5.0  # scores below are fill (no evidence at all): left as they are
 
 
 def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Evidence",
@@ -50,7 +51,7 @@ def shadowed(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Eviden
     stems = [_module_stem(f.path) for f in files]
     out = []
     for c in cands:
-        if c.file >= 0:
+        if c.file >= 0 and c.score >= FILL_BELOW:  # (fill: nothing to take back)
             item = items_of[c.file][c.item]
             if item.level <= 1 and item.kind != "method" and item.name in own:
                 use = ev.uses.get(item.name)
@@ -98,10 +99,11 @@ def focus_in_large_anchor(cands: list, analysis, files: Sequence["NeighborFile"]
     items_of = [f.analysis.items for f in files]
     out = []
     for c in cands:
-        name = (items_of[c.file] if c.file >= 0 else analysis.items)[c.item].name
-        use = uses.get(name)
-        if use is not None and use.distance == 0 and name not in near:
-            c = Candidate(c.score * OUT_OF_FOCUS, c.file, c.item)
+        if c.score >= FILL_BELOW:
+            name = (items_of[c.file] if c.file >= 0 else analysis.items)[c.item].name
+            use = uses.get(name)
+            if use is not None and use.distance == 0 and name not in near:
+                c = Candidate(c.score * OUT_OF_FOCUS, c.file, c.item)
         out.append(c)
     return out
 
@@ -109,9 +111,6 @@ def focus_in_large_anchor(cands: list, analysis, files: Sequence["NeighborFile"]
 def _revisers() -> dict[str, Callable]:
     from . import evidence_go, evidence_rust
     return {"go": evidence_go.revise, "rust": evidence_rust.revise}
-
-
-REPEAT_FLOOR = 5.0  # scores below are fill (no evidence): left as they are
 
 
 def repeat_discount(cands: list, analysis, files: Sequence["NeighborFile"]) -> list:
@@ -122,7 +121,7 @@ def repeat_discount(cands: list, analysis, files: Sequence["NeighborFile"]) -> l
     items_of = [f.analysis.items for f in files]
     groups: dict[str, list[int]] = {}
     for k, c in enumerate(cands):
-        if c.score < REPEAT_FLOOR:
+        if c.score < FILL_BELOW:
             continue
         item = (items_of[c.file] if c.file >= 0 else analysis.items)[c.item]
         if item.name and item.kind != "import":
