@@ -3,10 +3,12 @@
 `ranking.rank` scores every candidate entry from the neutral evidence of
 `evidence.py`; for the languages listed here the scores are then revised with what
 that language's syntax tells (`evidence_go.py`, `evidence_rust.py`): which type a
-method call's receiver has, which `impl` block a method belongs to. Shared here:
-several entries of one file with the same name (a Go method on seven receiver types,
-a Rust method in every `impl` and under each `#[cfg]`) say the same thing; after the
-best of them, each further one is worth less.
+method call's receiver has, which `impl` block a method belongs to. Shared here
+(`common_pass`): names the current file defines shadow a neighbor's, focus inside
+very long definitions, and repeats: several entries of one name (a Go method on seven
+receiver types, a Rust method in every `impl` and under each `#[cfg]`) say the same
+thing, so after the best of them each further one is worth less. Also here: which
+neighbor files come first when not all of them fit (`order_files`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ if TYPE_CHECKING:
 REPEAT_SAME_FILE = 0.5  # a further entry of the same name in the same file
 REPEAT_OTHER_FILE = 0.8  # ... in another file (`complete::take` and `streaming::take`)
 FILL_BELOW = 5.0  # scores below are fill (no evidence at all): left as they are
+SHADOWED = 0.3  # a neighbor's name the current file defines itself, used unqualified
+LARGE_ANCHOR = 150  # rows: a table-driven test, a parser's big match
+FOCUS_ROWS = 40  # a name used this near the cursor inside it keeps its score
+OUT_OF_FOCUS = 0.85  # ... one used only farther away in the anchor
 
 
 def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Evidence",
@@ -29,35 +35,53 @@ def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Eviden
     revise = _revisers().get(resolver)
     if revise is None:
         return cands
-    cands = revise(analysis, files, ev, cands)
-    cands = shadowed(cands, analysis, files, ev)
-    cands = focus_in_large_anchor(cands, analysis, files, ev, cursor_line)
-    return repeat_discount(cands, analysis, files)
+    return common_pass(revise(analysis, files, ev, cands), analysis, files, ev, cursor_line)
 
 
-SHADOWED = 0.3  # a neighbor's name the current file defines itself, used unqualified
+def common_pass(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evidence",
+                cursor_line: int) -> list:
+    """What Go and Rust share, in one walk over the candidates:
 
-
-def shadowed(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evidence") -> list:
-    """A top-level name the current file defines itself is what its plain uses mean
-    (nom's `number/complete.rs` and `number/streaming.rs` both define `u8`, `be_u16`,
-    ...): the neighbor's definition of it counts only when qualified (`streaming::u8`).
-    Methods are left alone (every type may have a `String`)."""
-    own = _own_names(analysis)
-    if not own:
-        return cands
+    * shadowing: a top-level name the current file defines itself is what its plain
+      uses mean (nom's `number/complete.rs` and `number/streaming.rs` both define
+      `u8`, `be_u16`, ...): a neighbor's definition of it counts only when qualified
+      by the neighbor's module (`streaming::u8`); methods are left alone;
+    * focus: inside a definition of hundreds of lines, "used in the anchor" says
+      little; names used only far from the cursor in it count a little less (the
+      selection is kept while the cursor stays in the anchor, so this decides the
+      first request in it and what is added later);
+    * repeats: each candidate whose name a better one already has is discounted,
+      REPEAT_SAME_FILE per better one in its file, REPEAT_OTHER_FILE per other file
+      with a better one (ties: file order, as the final sort).
+    Fill (scores below FILL_BELOW) is left as it is."""
     from .ranking import Candidate
+    own = _own_names(analysis)
     items_of = [f.analysis.items for f in files]
-    stems = [_module_stem(f.path) for f in files]
-    out = []
-    for c in cands:
-        if c.file >= 0 and c.score >= FILL_BELOW:  # (fill: nothing to take back)
-            item = items_of[c.file][c.item]
-            if item.level <= 1 and item.kind != "method" and item.name in own:
-                use = ev.uses.get(item.name)
-                if use is None or stems[c.file] not in use.qualifiers:
-                    c = Candidate(c.score * SHADOWED, c.file, c.item)
-        out.append(c)
+    stems = [_module_stem(f.path) for f in files] if own else []
+    near = _focus_names(analysis, ev, cursor_line)
+    uses = ev.uses
+    out = list(cands)
+    groups: dict[str, list[int]] = {}
+    for k, c in enumerate(cands):
+        if c.score < FILL_BELOW:
+            continue
+        item = (items_of[c.file] if c.file >= 0 else analysis.items)[c.item]
+        name = item.name
+        if not name or item.kind == "import":
+            continue
+        factor = 1.0
+        use = uses.get(name)
+        if c.file >= 0 and name in own and item.level <= 1 and item.kind != "method" and \
+                (use is None or stems[c.file] not in use.qualifiers):
+            factor = SHADOWED
+        if near is not None and use is not None and use.distance == 0 and name not in near:
+            factor *= OUT_OF_FOCUS
+        if factor != 1.0:
+            c = out[k] = Candidate(c.score * factor, c.file, c.item)
+            if c.score < FILL_BELOW:
+                continue
+        groups.setdefault(name, []).append(k)
+    _discount_repeats(out, groups)
     return out
 
 
@@ -74,38 +98,19 @@ def _own_names(analysis) -> frozenset[str]:
     return names
 
 
-LARGE_ANCHOR = 150  # rows: a table-driven test, a parser's big match
-FOCUS_ROWS = 40  # a name used this near the cursor inside it keeps its score
-OUT_OF_FOCUS = 0.85  # ... one used only farther away in the anchor
-
-
-def focus_in_large_anchor(cands: list, analysis, files: Sequence["NeighborFile"],
-                          ev: "Evidence", cursor_line: int) -> list:
-    """Inside a definition of hundreds of lines, "used in the anchor" says little:
-    names used near the cursor there come before those used only far from it. (The
-    selection is kept while the cursor stays in the anchor, so this decides the first
-    request in it and what is added later.)"""
+def _focus_names(analysis, ev: "Evidence", cursor_line: int) -> set[str] | None:
+    """Identifiers within FOCUS_ROWS of the cursor inside a large anchor (None when
+    the anchor is not large)."""
     lo, hi = ev.anchor
     if hi - lo < LARGE_ANCHOR:
-        return cands
+        return None
     from .memo import line_identifiers
-    from .ranking import Candidate
     lines = analysis.lines
     near: set[str] = set()
     for row in range(max(lo, cursor_line - FOCUS_ROWS), min(hi, cursor_line + FOCUS_ROWS,
                                                             len(lines) - 1) + 1):
         near |= line_identifiers(lines[row])
-    uses = ev.uses
-    items_of = [f.analysis.items for f in files]
-    out = []
-    for c in cands:
-        if c.score >= FILL_BELOW:
-            name = (items_of[c.file] if c.file >= 0 else analysis.items)[c.item].name
-            use = uses.get(name)
-            if use is not None and use.distance == 0 and name not in near:
-                c = Candidate(c.score * OUT_OF_FOCUS, c.file, c.item)
-        out.append(c)
-    return out
+    return near
 
 
 def _revisers() -> dict[str, Callable]:
@@ -113,20 +118,9 @@ def _revisers() -> dict[str, Callable]:
     return {"go": evidence_go.revise, "rust": evidence_rust.revise}
 
 
-def repeat_discount(cands: list, analysis, files: Sequence["NeighborFile"]) -> list:
-    """Each candidate whose name a better one already has is discounted:
-    REPEAT_SAME_FILE per better one in its file, REPEAT_OTHER_FILE per other file
-    with a better one (ties: file order, as the final sort)."""
+def _discount_repeats(cands: list, groups: dict[str, list[int]]) -> None:
+    """In place: within each group (indices of candidates of one name), best first."""
     from .ranking import Candidate
-    items_of = [f.analysis.items for f in files]
-    groups: dict[str, list[int]] = {}
-    for k, c in enumerate(cands):
-        if c.score < FILL_BELOW:
-            continue
-        item = (items_of[c.file] if c.file >= 0 else analysis.items)[c.item]
-        if item.name and item.kind != "import":
-            groups.setdefault(item.name, []).append(k)
-    out = list(cands)
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -138,9 +132,8 @@ def repeat_discount(cands: list, analysis, files: Sequence["NeighborFile"]) -> l
             other = len(per_file) - (1 if same else 0)
             per_file[c.file] = same + 1
             if same or other:
-                out[k] = Candidate(c.score * REPEAT_SAME_FILE ** same *
-                                   REPEAT_OTHER_FILE ** other, c.file, c.item)
-    return out
+                cands[k] = Candidate(c.score * REPEAT_SAME_FILE ** same *
+                                     REPEAT_OTHER_FILE ** other, c.file, c.item)
 
 
 # -- which neighbor files first -----------------------------------------------------------
