@@ -201,6 +201,24 @@ def test_incremental_assembly_with_tiny_memos(monkeypatch):
     _run(ws, path, path.read_text(), 60, seed=5)
 
 
+@pytest.mark.parametrize("rel", ["rust_ledger/src/ledger/mod.rs",
+                                 "go_shortener/internal/store/store.go"])
+def test_go_rust_evidence_memos_evicting_change_nothing(monkeypatch, rel):
+    """The Go / Rust evidence memos (file facts, node qualifiers, file order) hold
+    results, not state: evicting them on every request gives the same assembly."""
+    from cachetools import LRUCache
+    from flashls.context import evidence_go, evidence_lang, evidence_rust
+    monkeypatch.setattr(evidence_go, "_FACTS", LRUCache(maxsize=1))
+    monkeypatch.setattr(evidence_rust, "_FACTS", LRUCache(maxsize=1))
+    monkeypatch.setattr(evidence_lang, "NODE_MEMO_SIZE", 1)
+    monkeypatch.setattr(evidence_lang, "NAMES_MEMO_SIZE", 1)
+    name, _, inner = rel.partition("/")
+    root = FIXTURES / name
+    ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+    path = root / inner
+    _run(ws, path, path.read_text(), 40, seed=17)
+
+
 def _estimate_one_scan(text: str) -> int:
     """The token estimate as one scan of the whole text (the original formulation)."""
     import math

@@ -234,16 +234,41 @@ def expand_use_tree(text: str) -> list[list[str]]:
 
 
 def _rust_crate_src(path: str, workspace: Workspace) -> str | None:
+    found = _rust_crate(path, workspace)
+    return found[0] if found else None
+
+
+_CARGO_NAME = re.compile(r"^\s*name\s*=\s*[\"']([^\"']+)[\"']", re.M)
+_CARGO_SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.M)
+
+
+def _rust_crate(path: str, workspace: Workspace) -> tuple[str, str] | None:
+    """(source directory, crate name as `use` writes it) of the package holding
+    `path`: tests, benches and examples `use the_crate::...` by its name."""
     directory = os.path.dirname(os.path.abspath(path))
     while workspace.contains(directory):
-        if os.path.isfile(os.path.join(directory, "Cargo.toml")):
+        manifest = os.path.join(directory, "Cargo.toml")
+        if os.path.isfile(manifest):
             src = os.path.join(directory, "src")
-            return src if os.path.isdir(src) else directory
+            return (src if os.path.isdir(src) else directory,
+                    _cargo_crate_name(workspace.read(manifest) or ""))
         parent = os.path.dirname(directory)
         if parent == directory:
             break
         directory = parent
     return None
+
+
+def _cargo_crate_name(manifest: str) -> str:
+    """`[lib] name`, else `[package] name` with `-` as `_` ("" when neither)."""
+    names: dict[str, str] = {}
+    sections = [(m.start(), m.group(1).strip()) for m in _CARGO_SECTION.finditer(manifest)]
+    for k, (start, section) in enumerate(sections):
+        end = sections[k + 1][0] if k + 1 < len(sections) else len(manifest)
+        m = _CARGO_NAME.search(manifest, start, end)
+        if m and section in ("lib", "package"):
+            names.setdefault(section, m.group(1))
+    return (names.get("lib") or names.get("package") or "").replace("-", "_")
 
 
 def _rust_module_dir(path: str) -> str:
@@ -277,6 +302,7 @@ def _resolve_rust(path: str, symbols: FileSymbols, workspace: Workspace) -> list
     out: list[str] = []
     mod_dir = _rust_module_dir(path)
     crate_src = None
+    crate: tuple[str, str] | None = None
     for imp in symbols.imports:
         if imp.kind == "mod_item":
             found = _first_file([os.path.join(mod_dir, imp.path + ".rs"),
@@ -288,7 +314,9 @@ def _resolve_rust(path: str, symbols: FileSymbols, workspace: Workspace) -> list
             if not segments:
                 continue
             first, rest = segments[0], segments[1:]
-            if first == "crate":
+            if first not in ("crate", "self", "super") and crate is None:
+                crate = _rust_crate(path, workspace) or ("", "")
+            if first == "crate" or (crate and crate[1] and first == crate[1]):
                 crate_src = crate_src or _rust_crate_src(path, workspace)
                 base = crate_src
             elif first == "self":

@@ -19,6 +19,7 @@ from typing import Mapping, Sequence
 from .analysis import Analysis, analyze
 from .background import SpotBudget
 from .evidence_java import order_neighbors
+from .evidence_lang import order_files
 from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
@@ -71,8 +72,9 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     spot = SpotBudget() if background else None
     out: list[NeighborFile] = []
     wanted = _import_identifiers(symbols)
-    queue = [(f, False) for f in order_neighbors(symbols, resolve_imports(spec, path, symbols,
-                                                                          workspace))]
+    queue = [(f, False) for f in order_files(spec.resolver, symbols, order_neighbors(
+        symbols, resolve_imports(spec, path, symbols, workspace)), workspace,
+        room=MAX_NEIGHBOR_FILES)]
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
     while queue:
@@ -110,6 +112,8 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
             if len(targets) > BARREL_SORT_MIN:
                 index = _barrel_index(key, targets, workspace, spot)
                 targets = sorted(targets, key=lambda t: not (index.get(t, frozenset()) & wanted))
+            targets = order_files(spec.resolver, symbols, targets, workspace,
+                                  room=MAX_NEIGHBOR_FILES - len(out) - len(queue))
             for nxt in targets:
                 real_next = workspace.real(nxt)
                 if real_next not in seen:

@@ -34,6 +34,7 @@ from typing import Sequence
 from .evidence import FAR, Evidence, anchor_range, gather
 from .evidence_c import scoring_parent
 from .evidence_locality import with_locality
+from .evidence_lang import adjust as adjust_for_language
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -278,6 +279,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
             cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
                                                    typed_memo), f_index, i_index))
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
+    cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))

@@ -24,6 +24,7 @@ from .languages import LanguageSpec
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _GENERICS = re.compile(r"<[^<>]*>")
+_REFERENCE = re.compile(r"^\s*(?:[&*]\s*(?:'\w+\s*)?(?:mut\s+|const\s+)?)*(?:dyn\s+)?")
 MAX_DEPTH = 8  # nesting below this is never needed for headers or outlines
 # Deepest tree level a definition / import pattern may start at. Outlines and neighbor
 # signatures need top-level and class-level definitions only (a method inside a class
@@ -273,6 +274,7 @@ def symbol_name(text: str) -> str:
     prev = None
     while prev != text:
         prev, text = text, _GENERICS.sub("", text)
+    text = _REFERENCE.sub("", text)  # `&'a mut Groups` is Groups
     last = re.split(r"::|\.", text.strip())[-1]
     found = _IDENT.search(last)
     return found.group() if found else last.strip()

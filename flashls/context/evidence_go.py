@@ -1,0 +1,262 @@
+"""Go evidence: which type a method call's receiver has.
+
+A Go method is declared at top level with its receiver (`func (c *Command) Name()`),
+and many types of one package often share a method name (`Values`, `Equal`,
+`String`). A call `x.Name()` reaches the method of x's type only, so the types of the
+variables around the cursor decide between them:
+
+* parameters, receivers and `var` declarations (`c *Command`, `var buf bytes.Buffer`),
+  lower-case (unexported) types included;
+* composite literals and constructors (`r := &Route{}`, `e := NewEntry(l)`, whose
+  type is the constructor's declared result);
+* struct fields (`d.p.Expression()`: the field `p *Parser` of some struct).
+
+A method whose receiver type is known to be another type (`t *testing.T` calling
+`t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
+method name used only without a receiver (a local of the same name) is not a call of
+it. Type facts of a file are memoized per analysis (neighbors are re-read only when
+they change) and per line (the lines around the cursor).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from cachetools import LRUCache
+
+from . import ranking as R
+from .evidence import Evidence
+from .memo import LINE_MEMO_SIZE
+from .neighbors import NeighborFile
+
+MAX_SCAN_ROWS = 800  # lines of the anchor read for declarations (a huge test table)
+_KEYWORDS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
+                       "package", "import", "struct", "interface", "map", "chan", "const",
+                       "var", "if", "for", "switch", "select", "break", "continue",
+                       "default", "goto", "fallthrough", "nil", "true", "false"})
+# `name Type`, `name *pkg.Type`, `name ...Type` (parameters, fields, var declarations)
+_DECL = re.compile(r"\b([A-Za-z_]\w*)\s+(?:\.\.\.)?\*?(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\b")
+# `x := &T{`, `x = T{`, `x, err := pkg.F(`, `x := y.M(`
+_ASSIGN = re.compile(r"\b([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*&?"
+                     r"(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*([({])")
+_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
+_FUNC = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")
+_RESULT = re.compile(r"^\s*\(?\s*(?:\*|\[\])*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)")
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """What a Go file declares that receiver typing needs."""
+
+    types: frozenset[str]  # type names it defines
+    fields: dict[str, frozenset[str]]  # struct field -> type names (as written)
+    results: dict[str, frozenset[str]]  # function / method -> its first result's type
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_bindings(line: str) -> tuple[tuple[str, str, str, str], ...]:
+    """(variable, package qualifier or "", type or callee, how) a line declares:
+    how is "decl" (`c *Command`), "lit" (`r := &Route{`) or "call" (`e := NewEntry(`)."""
+    out = []
+    if ":=" in line or "=" in line:
+        for var, pkg, name, bracket in _ASSIGN.findall(line):
+            out.append((var, pkg, name, "lit" if bracket == "{" else "call"))
+    for var, pkg, name in _DECL.findall(line):
+        if var not in _KEYWORDS and name not in _KEYWORDS:
+            out.append((var, pkg, name, "decl"))
+    return tuple(out)
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def result_type(header: str) -> str | None:
+    """The (first) result type of a function header line: `func New() *Logger {` ->
+    Logger; `func (p *Parser) Expression() *Node {` -> Node."""
+    m = _FUNC.match(header)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    while i < len(header) and depth:
+        depth += {"(": 1, ")": -1}.get(header[i], 0)
+        i += 1
+    r = _RESULT.match(header[i:])
+    if not r or r.group(1) in ("error", "bool", "string", "int", "func"):
+        return None
+    return r.group(1)
+
+
+def receiver_type(item) -> str | None:
+    """`func (c *Command) Name()` -> Command."""
+    for line in item.lines:
+        m = _RECEIVER.match(line)
+        if m:
+            return m.group(1)
+    return None
+
+
+FACTS_MEMO_SIZE = 512  # files (neighbors are cached per file stamp, so ids stay put)
+_FACTS: LRUCache = LRUCache(maxsize=FACTS_MEMO_SIZE)  # id(analysis) -> (analysis, facts)
+_LOCK = threading.Lock()
+
+
+def file_facts(analysis) -> FileFacts:
+    """Types, struct fields and function results of a file (memoized per analysis)."""
+    with _LOCK:
+        hit = _FACTS.get(id(analysis))
+    if hit is not None and hit[0] is analysis:
+        return hit[1]
+    facts = _compute_facts(analysis)
+    with _LOCK:
+        _FACTS[id(analysis)] = (analysis, facts)
+    return facts
+
+
+def _compute_facts(analysis) -> FileFacts:
+    types: set[str] = set()
+    fields: dict[str, set[str]] = {}
+    results: dict[str, set[str]] = {}
+    lines = analysis.lines
+    for item in analysis.items:
+        if item.kind == "type":
+            types.add(item.name)
+            if item.end > item.start and "struct" in lines[item.start]:
+                for row in range(item.start + 1, min(item.end, len(lines))):
+                    for var, _, name, how in line_bindings(lines[row]):
+                        if how == "decl":
+                            fields.setdefault(var, set()).add(name)
+        elif item.kind in ("function", "method") and item.lines:
+            header = next((x for x in item.lines if x.lstrip().startswith("func")), "")
+            t = result_type(header)
+            if t:
+                results.setdefault(item.name, set()).add(t)
+    return FileFacts(frozenset(types), {k: frozenset(v) for k, v in fields.items()},
+                     {k: frozenset(v) for k, v in results.items()})
+
+
+_MERGED: list = [None]  # [(neighbor analyses, FileFacts)]: the last neighbor set
+
+
+def merged_facts(files: Sequence[NeighborFile]) -> FileFacts:
+    """The neighbors' facts in one (memoized for the last set of neighbor analyses:
+    per keystroke the neighbors stay the same)."""
+    key = tuple(f.analysis for f in files)
+    hit = _MERGED[0]
+    if hit is not None and len(hit[0]) == len(key) and all(a is b for a, b in zip(hit[0], key)):
+        return hit[1]
+    types: set[str] = set()
+    fields: dict[str, set[str]] = {}
+    results: dict[str, set[str]] = {}
+    for f in files:
+        facts = file_facts(f.analysis)
+        types |= facts.types
+        for k, v in facts.fields.items():
+            fields.setdefault(k, set()).update(v)
+        for k, v in facts.results.items():
+            results.setdefault(k, set()).update(v)
+    merged = FileFacts(frozenset(types), {k: frozenset(v) for k, v in fields.items()},
+                       {k: frozenset(v) for k, v in results.items()})
+    _MERGED[0] = (key, merged)
+    return merged
+
+
+@dataclass(frozen=True)
+class Receivers:
+    """Variables near the cursor and their types; what the files declare."""
+
+    local: dict[str, frozenset[str]]  # variable -> type names (unknown types included)
+    known: tuple[FileFacts, ...]  # the neighbors' and the current file's facts
+
+    def of(self, qualifier: str) -> frozenset[str]:
+        got = self.local.get(qualifier)
+        if got:
+            return got
+        out: set[str] = set()
+        for facts in self.known:
+            for t in facts.fields.get(qualifier, ()):
+                if any(t in k.types for k in self.known):
+                    out.add(t)
+        return frozenset(out)
+
+
+def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
+              ) -> Receivers:
+    """The types of the variables the anchor declares (its first MAX_SCAN_ROWS lines:
+    the same for every cursor position inside it)."""
+    known = (merged_facts(files), file_facts(analysis))
+    lines = analysis.lines
+    lo, hi = anchor
+    first = max(0, lo)
+    last = min(hi, len(lines) - 1, first + MAX_SCAN_ROWS)
+    local: dict[str, set[str]] = {}
+    for row in range(first, last + 1):
+        for var, pkg, name, how in line_bindings(lines[row]):
+            if how == "call":
+                got = [t for k in known for t in k.results.get(name, ())]
+                if not got and any(name in k.types for k in known):
+                    got = [name]  # a conversion `T(x)`
+                if got:
+                    local.setdefault(var, set()).update(got)
+            elif pkg or any(name in k.types for k in known):
+                local.setdefault(var, set()).add(name)
+    return Receivers({k: frozenset(v) for k, v in local.items()}, known)
+
+
+def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -> list:
+    """Go methods rescored by their receiver's type (see the module docstring)."""
+    if not any(c.file >= 0 for c in cands):
+        return cands
+    recv = receivers(analysis, files, ev.anchor)
+    near_types = {t for ts in recv.local.values() for t in ts}
+    items_of = [f.analysis.items for f in files]
+    out = []
+    for c in cands:
+        if c.file < 0:
+            out.append(c)
+            continue
+        item = items_of[c.file][c.item]
+        if item.kind != "method":
+            if item.kind == "function" and c.score >= R.USED * 100 * 0.3 and \
+                    called_on_values_only(item.name, ev, recv):
+                use = ev.uses[item.name]
+                c = R.Candidate(100 * R.LOOSE_MEMBER * R._near(use.distance)
+                                + R._freq(use.nodes), c.file, c.item)
+            out.append(c)
+            continue
+        owner = receiver_type(item)
+        score = method_score(item, owner, ev, recv, near_types)
+        out.append(c if score is None else R.Candidate(score, c.file, c.item))
+    return out
+
+
+def called_on_values_only(name: str, ev: Evidence, recv: Receivers) -> bool:
+    """Whether every use of `name` is `x.name` with x a variable of a known type (a
+    method of the same name, not this package-level function)."""
+    use = ev.uses.get(name)
+    if use is None or not use.attribute or use.qualified or not use.qualifiers:
+        return False
+    return all(q and q not in ev.bound and recv.local.get(q) for q in use.qualifiers)
+
+
+def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
+                 near_types: set[str]) -> float | None:
+    """A Go method's score from its receiver type; None keeps the neutral score."""
+    if owner is None:
+        return None
+    use = ev.uses.get(item.name)
+    if use is None:
+        if owner in near_types:  # a variable of its type is at hand: maybe called next
+            return 100 * R.RECEIVER_MEMBER * R._near(0)
+        return None
+    near = R._near(use.distance)
+    if not use.attribute:
+        return 100 * R.LOOSE_MEMBER / 2 * near + R._freq(use.nodes)
+    typed = [recv.of(q) for q in use.qualifiers if q]
+    if any(owner in t for t in typed):
+        return 100 * R.TYPED_MEMBER * near + R._freq(use.nodes)
+    if typed and all(typed) and "" not in use.qualifiers:
+        # every receiver it is called on has a known type, and none is this one
+        return 100 * R.LOOSE_MEMBER * near + R._freq(use.nodes)
+    return 100 * R.MEMBER * near + R._freq(use.nodes)

@@ -1,0 +1,344 @@
+"""Rust evidence: which `impl` a method call reaches, and which entries say nothing.
+
+Rust methods live in `impl Type` / `impl Trait for Type` blocks, and one crate often
+has a `new`, `cast` or `len` in many of them. A call reaches one of them only:
+
+* `Type::method(..)` names it outright (an associated function, `Own::new`);
+* `x.method()` reaches the impl of x's type: parameters and fields (`x: &Own<T>`,
+  `inner: Own<ErrorImpl>`), `let x = Type::new(..)` / `Type { .. }`, `let x = f(..)`
+  where `fn f(..) -> Type`, and `self` inside `impl Type`;
+* a call whose receivers all have other known types is not a call of it.
+
+Methods of `impl Trait for Type` repeat the trait's signature (`fmt`, `next`,
+`into_iter`): they count for less unless the receiver is of that type. Inline
+modules (`mod tests { .. }`) of other files are headers with nothing in them.
+Type facts of a file are memoized per analysis, declarations per line.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from cachetools import LRUCache
+
+from . import ranking as R
+from .evidence import Evidence
+from .memo import LINE_MEMO_SIZE
+from .neighbors import NeighborFile
+
+MAX_SCAN_ROWS = 800
+TRAIT_IMPL = 0.6  # a method of `impl Trait for Type`: the trait's signature, repeated
+MODULE_ITEM = 0.2  # an inline module's header in another file
+SHADOWED_BY_PRIMITIVE = 0.3  # a definition named like a primitive type, used unqualified
+PRIMITIVES = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+                        "i64", "i128", "isize", "f32", "f64", "bool", "char", "str"})
+_TYPE = r"(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?(?:[a-z_]\w*::)*([A-Z]\w*)"
+_WRAPPERS = frozenset({"Result", "Option", "Box", "Rc", "Arc", "Vec", "RefCell", "Cell"})
+# `x: Type` (parameters, fields, `let x: Type`), not `a::b`
+_DECL = re.compile(r"\b([a-z_]\w*)\s*(?<!:):(?!:)\s*" + _TYPE + r"(?:<\s*" + _TYPE + ")?")
+# `let x = Type::new(`, `let mut x = Type {`, `let x = &Type(`
+_LET_TYPE = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=\s*&?(?:mut\s+)?"
+                       r"(?:[a-z_]\w*::)*([A-Z]\w*)\s*(?:::|\{|\()")
+# `let x = f(`, `let x = module::f(`
+_LET_CALL = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=\s*(?:[a-z_]\w*::)*([a-z_]\w*)\s*\(")
+_RESULT = re.compile(r"->\s*" + _TYPE + r"(?:<\s*" + _TYPE + ")?")
+_BOUND_START = re.compile(r"(?<![\w:])([A-Z]\w*)\s*:(?!:)")
+_TRAIT = re.compile(r"(?<![\w'])(?:[a-z_]\w*::)*([A-Z]\w*)")
+HEADER_ROWS = 12  # a signature with its where clause
+_IMPL_FOR = re.compile(r"\bimpl\b.*?\s(?:[a-z_]\w*::)*([A-Z]\w*)(?:<.*>)?\s+for\s")
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_bindings(line: str) -> tuple[tuple[str, str, str], ...]:
+    """(variable, type or callee, how) a line declares: how is "decl" (`x: &Own<T>`,
+    `let x = Own::new(`) or "call" (`let x = parse(`)."""
+    if ":" not in line and "let" not in line:
+        return ()
+    out = []
+    for var, outer, inner in _DECL.findall(line):
+        out.append((var, _unwrap(outer, inner), "decl"))
+    for var, name in _LET_TYPE.findall(line):
+        out.append((var, name, "decl"))
+    for var, name in _LET_CALL.findall(line):
+        out.append((var, name, "call"))
+    return tuple(out)
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_bounds(line: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Generic parameters and their trait bounds on a line: `I: Slice<R> + InputLength,`
+    -> (I, (Slice, InputLength)); the bound ends at a `,` `{` `>` `=` outside brackets."""
+    if ":" not in line:
+        return ()
+    out = []
+    for m in _BOUND_START.finditer(line):
+        depth, i = 0, m.end()
+        while i < len(line):
+            ch = line[i]
+            if ch in "<([":
+                depth += 1
+            elif ch in ">)]":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif ch in ",{=;" and depth == 0:
+                break
+            i += 1
+        text = line[m.end():i]
+        # only the traits at depth 0: `Slice<RangeFrom<usize>>` is Slice
+        flat, depth = [], 0
+        for ch in text:
+            if ch == "<":
+                depth += 1
+            elif ch == ">":
+                depth -= 1
+            elif depth == 0:
+                flat.append(ch)
+        traits = tuple(t for t in _TRAIT.findall("".join(flat)) if t not in ("Sized",))
+        if traits:
+            out.append((m.group(1), traits))
+    return tuple(out)
+
+
+def _unwrap(outer: str, inner: str) -> str:
+    """`Box<Foo>` -> Foo; `Own<ErrorImpl>` -> Own."""
+    return inner if outer in _WRAPPERS and inner else outer
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def result_type(header: str, owner: str | None) -> str | None:
+    m = _RESULT.search(header)
+    if not m:
+        return None
+    t = _unwrap(m.group(1), m.group(2))
+    return owner if t == "Self" else t
+
+
+def trait_of_impl(item) -> str | None:
+    """`impl<T> fmt::Display for Own<T>` -> Display; None for an inherent impl."""
+    head = " ".join(x.strip() for x in item.lines[:3])
+    m = _IMPL_FOR.search(head)
+    return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    types: frozenset[str]  # structs, enums, traits, type aliases it defines
+    fields: dict[str, frozenset[str]]  # struct field -> its type
+    results: dict[str, frozenset[str]]  # function -> its result type
+    trait_impls: frozenset[int]  # indices of `impl Trait for Type` items
+
+
+FACTS_MEMO_SIZE = 512  # files (neighbors are cached per file stamp, so ids stay put)
+_FACTS: LRUCache = LRUCache(maxsize=FACTS_MEMO_SIZE)  # id(analysis) -> (analysis, facts)
+_LOCK = threading.Lock()
+_TYPE_KINDS = frozenset({"struct", "enum", "trait", "type", "class", "interface"})
+
+
+def file_facts(analysis) -> FileFacts:
+    with _LOCK:
+        hit = _FACTS.get(id(analysis))
+    if hit is not None and hit[0] is analysis:
+        return hit[1]
+    facts = _compute_facts(analysis)
+    with _LOCK:
+        _FACTS[id(analysis)] = (analysis, facts)
+    return facts
+
+
+def _compute_facts(analysis) -> FileFacts:
+    types: set[str] = set()
+    fields: dict[str, set[str]] = {}
+    results: dict[str, set[str]] = {}
+    trait_impls: set[int] = set()
+    lines = analysis.lines
+    items = analysis.items
+    for index, item in enumerate(items):
+        if item.kind in _TYPE_KINDS:
+            types.add(item.name)
+            if item.kind == "struct":
+                for row in range(item.start + 1, min(item.end, len(lines))):
+                    for var, t, how in line_bindings(lines[row]):
+                        if how == "decl":
+                            fields.setdefault(var, set()).add(t)
+        elif item.kind == "impl":
+            if trait_of_impl(item):
+                trait_impls.add(index)
+        elif item.kind == "function" and item.lines:
+            owner = items[item.parent].name if item.parent != -1 else None
+            t = result_type(" ".join(item.lines[:4]), owner)
+            if t:
+                results.setdefault(item.name, set()).add(t)
+    return FileFacts(frozenset(types), {k: frozenset(v) for k, v in fields.items()},
+                     {k: frozenset(v) for k, v in results.items()}, frozenset(trait_impls))
+
+
+_MERGED: list = [None]  # [(neighbor analyses, (fields, results))]: the last set
+
+
+def merged_facts(files: Sequence[NeighborFile]) -> tuple[dict, dict]:
+    """The neighbors' struct fields and function results in one (memoized for the
+    last set of neighbor analyses: per keystroke the neighbors stay the same)."""
+    key = tuple(f.analysis for f in files)
+    hit = _MERGED[0]
+    if hit is not None and len(hit[0]) == len(key) and all(a is b for a, b in zip(hit[0], key)):
+        return hit[1]
+    fields: dict[str, set[str]] = {}
+    results: dict[str, set[str]] = {}
+    for f in files:
+        facts = file_facts(f.analysis)
+        for k, v in facts.fields.items():
+            fields.setdefault(k, set()).update(v)
+        for k, v in facts.results.items():
+            results.setdefault(k, set()).update(v)
+    merged = ({k: frozenset(v) for k, v in fields.items()},
+              {k: frozenset(v) for k, v in results.items()})
+    _MERGED[0] = (key, merged)
+    return merged
+
+
+@dataclass(frozen=True)
+class Receivers:
+    local: dict[str, frozenset[str]]  # variable -> type names
+    fields: tuple[dict[str, frozenset[str]], ...]  # neighbors', current file's
+
+    def of(self, qualifier: str) -> frozenset[str]:
+        got = self.local.get(qualifier)
+        if got:
+            return got
+        out: frozenset[str] = frozenset()
+        for f in self.fields:
+            out = out | f.get(qualifier, frozenset())
+        return out
+
+
+def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) -> Receivers:
+    """The types of the variables the anchor declares (its first MAX_SCAN_ROWS lines),
+    and `self` inside an impl."""
+    fields, results = merged_facts(files)
+    own = file_facts(analysis)
+    lines = analysis.lines
+    lo, hi = anchor
+    first = max(0, lo)
+    last = min(hi, len(lines) - 1, first + MAX_SCAN_ROWS)
+    local: dict[str, set[str]] = {}
+    for row in range(first, last + 1):
+        for var, name, how in line_bindings(lines[row]):
+            if how == "call":
+                got = results.get(name, frozenset()) | own.results.get(name, frozenset())
+                if got:
+                    local.setdefault(var, set()).update(got)
+            else:
+                local.setdefault(var, set()).add(name)
+    owner, impl_lines = _impl_around(analysis, lo)
+    if owner:
+        local["self"] = {owner}
+    bounds: dict[str, set[str]] = {}
+    for line in list(lines[first:min(last, first + HEADER_ROWS) + 1]) + list(impl_lines):
+        for param, traits in line_bounds(line):
+            bounds.setdefault(param, set()).update(traits)
+    if bounds:  # `input: I` with `I: InputLength`: input has InputLength's methods
+        for types in local.values():
+            for t in list(types):
+                types.update(bounds.get(t, ()))
+    return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields))
+
+
+def _impl_around(analysis, row: int) -> tuple[str | None, tuple[str, ...]]:
+    """The type and header lines of the impl block holding the definition that starts
+    at `row` (None, () outside one)."""
+    items = analysis.items
+    for item in items:
+        if item.start == row and item.kind != "import":
+            if item.parent != -1 and items[item.parent].kind in ("impl", "trait"):
+                parent = items[item.parent]
+                return parent.name, parent.lines
+            return None, ()
+    return None, ()
+
+
+SCORE_FLOOR = 5.0  # below: no evidence at all (fill), nothing to revise
+
+
+def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -> list:
+    """Rust members rescored by the impl their calls reach (see the module docstring)."""
+    recv = receivers(analysis, files, ev.anchor)
+    trait_impls = [file_facts(f.analysis).trait_impls for f in files]
+    items_of = [f.analysis.items for f in files]
+    calls: dict[str, CallTypes | None] = {}
+    out = []
+    for c in cands:
+        if c.file < 0 or c.score < SCORE_FLOOR:
+            out.append(c)
+            continue
+        items = items_of[c.file]
+        item = items[c.item]
+        if item.kind == "module":
+            out.append(R.Candidate(c.score * MODULE_ITEM, c.file, c.item))
+            continue
+        if item.name in PRIMITIVES:  # nom's `fn u8(..)`: a plain `u8` is the type
+            use = ev.uses.get(item.name)
+            if use is None or not use.qualified:
+                out.append(R.Candidate(c.score * SHADOWED_BY_PRIMITIVE, c.file, c.item))
+                continue
+        if item.parent == -1 or item.kind == "import":
+            out.append(c)
+            continue
+        trait_impl = item.parent in trait_impls[c.file]
+        name = item.name
+        if name not in calls:
+            calls[name] = call_types(name, ev, recv)
+        score = member_score(calls[name], items[item.parent].name)
+        if score is None:
+            if not trait_impl:
+                out.append(c)
+                continue
+            score = c.score * TRAIT_IMPL
+        out.append(R.Candidate(score, c.file, c.item))
+    return out
+
+
+@dataclass(frozen=True)
+class CallTypes:
+    """What the calls of one method name tell about the impl they reach."""
+
+    near: float
+    freq: float
+    paths: frozenset[str]  # `Type::name`: the types named
+    typed: frozenset[str]  # the types of the receivers of `x.name`
+    all_typed: bool  # every call's receiver (or path) has a known type
+
+
+def call_types(name: str, ev: Evidence, recv: Receivers) -> CallTypes | None:
+    use = ev.uses.get(name)
+    if use is None or not use.attribute or R._dunder(name):
+        return None
+    typed: set[str] = set()
+    paths: set[str] = set()
+    all_typed = "" not in use.qualifiers
+    for q in use.qualifiers:
+        if q == "Self" or (q and not q[:1].isupper()):
+            t = recv.of("self" if q == "Self" else q)
+            typed |= t
+            all_typed = all_typed and bool(t)
+        elif q:
+            paths.add(q)
+    return CallTypes(R._near(use.distance), R._freq(use.nodes), frozenset(paths),
+                     frozenset(typed), all_typed)
+
+
+def member_score(calls: CallTypes | None, owner: str) -> float | None:
+    """A method's score from the types its calls reach; None keeps the neutral one."""
+    if calls is None:
+        return None
+    if owner in calls.paths:  # `Own::new(..)`
+        return 100 * R.QUALIFIED * calls.near + calls.freq
+    if owner in calls.typed:
+        return 100 * R.TYPED_MEMBER * calls.near + calls.freq
+    if calls.all_typed:  # every call reaches another type's
+        return 100 * R.LOOSE_MEMBER * calls.near + calls.freq
+    return None

@@ -1,0 +1,329 @@
+"""Go and Rust evidence (`flashls/context/evidence_go.py`, `evidence_rust.py`,
+`evidence_lang.py`): small real-shaped packages and crates where the neutral scores
+cannot tell the used definition from a namesake, and each kind of evidence can.
+
+Each test compares the score of the definition the code reaches with a namesake's
+that comes first in file order: with the evidence removed, the two tie (or the
+namesake wins) and the test fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flashls.context import ranking
+from flashls.context.analysis import analyze
+from flashls.context.document import Document
+from flashls.context.evidence_lang import order_files
+from flashls.context.imports import resolve_imports
+from flashls.context.neighbors import MAX_NEIGHBOR_FILES, neighbor_files
+from flashls.context.syntax import ParsedDocument
+from flashls.context.assemble import _current_analysis
+from flashls.context.workspace import Workspace
+from flashls.settings import DEFAULT_EXCLUDE
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def scores(root: Path, rel: str, needle: str) -> dict[tuple[str, str, str], float]:
+    """(source, name, first line stripped) -> score, for the cursor at `needle`."""
+    path = root / rel
+    text = path.read_text()
+    pdoc = ParsedDocument.open(Document(path.as_uri(), text, "", 1), str(path))
+    analysis = _current_analysis(pdoc)
+    ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+    files = neighbor_files(analysis.spec, str(path), analysis, ws, {})
+    cursor = text[:text.index(needle)].count("\n")
+    ranking.forget()
+    cands, _ = ranking.rank(analysis, str(path), cursor, (cursor, cursor), files,
+                            analysis.spec.resolver)
+    out = {}
+    for c in cands:
+        items = files[c.file].analysis.items if c.file >= 0 else analysis.items
+        item = items[c.item]
+        source = files[c.file].source if c.file >= 0 else "(outline)"
+        line = next((x.strip() for x in item.lines if not x.lstrip().startswith("//")), "")
+        out[(source, item.name, line)] = c.score
+    return out
+
+
+def score(table: dict, source: str, line_start: str) -> float:
+    hits = [s for (src, _, line), s in table.items() if src == source and
+            line.startswith(line_start)]
+    assert hits, f"no candidate {line_start!r} in {source}"
+    return max(hits)
+
+
+GO_MOD = "module example.com/shop\n\ngo 1.20\n"
+
+
+# -- Go ------------------------------------------------------------------------------
+def test_go_receiver_type_decides_between_methods_of_one_name(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "path.go": "package shop\n\ntype Step struct{}\n\n"
+                   "func (s Step) Values() []int { return nil }\n\n"
+                   "type Route struct{ name string }\n\n"
+                   "func (r *Route) Values() []int { return nil }\n",
+        "use.go": "package shop\n\nfunc count(r *Route) int {\n\tn := 0\n"
+                  "\tfor range r.Values() {\n\t\tn++\n\t}\n\treturn n\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "n := 0")
+    assert score(table, "path.go", "func (r *Route) Values()") > \
+        score(table, "path.go", "func (s Step) Values()")
+
+
+def test_go_constructor_result_and_lower_case_types_type_a_receiver(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "node.go": "package shop\n\ntype node struct{}\n\n"
+                   "func (n *node) Expression() string { return \"\" }\n",
+        "parser.go": "package shop\n\ntype parser struct{ depth int }\n\n"
+                     "func newParser() *parser { return &parser{} }\n\n"
+                     "func (p *parser) Expression() string { return \"\" }\n",
+        "use.go": "package shop\n\nfunc parse() string {\n\tp := newParser()\n"
+                  "\treturn p.Expression()\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "p := newParser()")
+    assert score(table, "parser.go", "func (p *parser) Expression()") > \
+        score(table, "node.go", "func (n *node) Expression()")
+
+
+def test_go_struct_field_types_a_chained_receiver(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "builder.go": "package shop\n\ntype list struct{}\n\n"
+                      "func (l *list) Push(x int) {}\n\n"
+                      "type builder struct{}\n\nfunc (b *builder) Push(x int) {}\n",
+        "decoder.go": "package shop\n\ntype decoder struct {\n\tb *builder\n\tdepth int\n}\n",
+        "use.go": "package shop\n\nfunc (d *decoder) add(x int) {\n"
+                  "\td.b.Push(x)\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "d.b.Push(x)")
+    assert score(table, "builder.go", "func (b *builder) Push(") > \
+        score(table, "builder.go", "func (l *list) Push(")
+
+
+def test_go_method_on_another_known_type_is_not_the_one_called(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "fake.go": "package shop\n\ntype fakeT struct{}\n\n"
+                   "func (t fakeT) Errorf(format string, args ...interface{}) {}\n\n"
+                   "func Check() bool { return true }\n",
+        "use_test.go": "package shop\n\nimport \"testing\"\n\n"
+                       "func TestX(t *testing.T) {\n\tif !Check() {\n"
+                       "\t\tt.Errorf(\"bad\")\n\t}\n}\n",
+    })
+    table = scores(tmp_path, "use_test.go", "if !Check()")
+    assert score(table, "fake.go", "func Check()") > score(table, "fake.go", "func (t fakeT) Errorf(")
+
+
+def test_go_function_named_like_a_method_called_on_a_value(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "flags.go": "package shop\n\nfunc MarkFlag(name string) error { return nil }\n\n"
+                    "type Command struct{}\n\n"
+                    "func (c *Command) MarkFlag(name string) error { return nil }\n",
+        "use.go": "package shop\n\nfunc setup() {\n\tc := &Command{}\n"
+                  "\t_ = c.MarkFlag(\"x\")\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "c := &Command{}")
+    assert score(table, "flags.go", "func (c *Command) MarkFlag(") > \
+        score(table, "flags.go", "func MarkFlag(")
+
+
+def test_go_package_files_defining_used_names_are_kept_when_the_package_is_large(tmp_path):
+    files = {"go.mod": GO_MOD}
+    for k in range(MAX_NEIGHBOR_FILES + 6):
+        files[f"a{k:02d}.go"] = f"package shop\n\nfunc helper{k}() int {{ return {k} }}\n"
+    files["zz_format.go"] = "package shop\n\ntype TextFormatter struct{ Colors bool }\n"
+    files["use.go"] = "package shop\n\nfunc pick() *TextFormatter {\n" \
+                      "\treturn &TextFormatter{Colors: true}\n}\n"
+    write(tmp_path, files)
+    path = tmp_path / "use.go"
+    pdoc = ParsedDocument.open(Document(path.as_uri(), path.read_text(), "", 1), str(path))
+    analysis = _current_analysis(pdoc)
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    got = [Path(f.path).name for f in neighbor_files(analysis.spec, str(path), analysis, ws, {})]
+    assert len(got) == MAX_NEIGHBOR_FILES and "zz_format.go" in got
+
+
+def test_file_order_is_kept_when_everything_fits(tmp_path):
+    write(tmp_path, {"go.mod": GO_MOD, "b.go": "package shop\n\nfunc B() {}\n",
+                     "a.go": "package shop\n\nfunc A() {}\n",
+                     "use.go": "package shop\n\nfunc f() { B() }\n"})
+    path = tmp_path / "use.go"
+    text = path.read_text()
+    analysis = analyze(_spec(path), text, ("t", str(path)))
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    paths = [str(tmp_path / "a.go"), str(tmp_path / "b.go")]
+    assert order_files("go", analysis, paths, ws, room=10) == paths
+    assert order_files("go", analysis, paths, ws, room=1) == paths[::-1]
+    assert order_files("python", analysis, paths, ws, room=1) == paths
+
+
+def _spec(path: Path):
+    from flashls.context.languages import language_for
+    return language_for("", str(path))
+
+
+def test_large_anchor_prefers_names_used_near_the_cursor(tmp_path):
+    rows = "\n".join(f"\t\t{{in: {k}}}," for k in range(200))
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "opts.go": "package shop\n\nfunc SortMaps() int { return 0 }\n\n"
+                   "func IgnoreFields() int { return 0 }\n",
+        "use_test.go": "package shop\n\nfunc TestTable() {\n\t_ = SortMaps()\n"
+                       f"\tcases := []struct{{ in int }}{{\n{rows}\n\t}}\n"
+                       "\t_ = IgnoreFields()\n\t_ = cases\n}\n",
+    })
+    table = scores(tmp_path, "use_test.go", "\t_ = IgnoreFields()")
+    assert score(table, "opts.go", "func IgnoreFields()") > score(table, "opts.go", "func SortMaps()")
+
+
+# -- Rust ----------------------------------------------------------------------------
+CARGO = "[package]\nname = \"my-crate\"\nversion = \"0.1.0\"\n"
+PTR = ("pub struct Own<T> {\n    pub ptr: *const T,\n}\n\npub struct Ref<T> {\n"
+       "    pub ptr: *const T,\n}\n\nimpl<T> Ref<T> {\n    pub fn new(p: &T) -> Self {\n"
+       "        todo!()\n    }\n\n    pub fn by_ref(&self) -> Ref<T> {\n        todo!()\n    }\n}\n\n"
+       "impl<T> Own<T> {\n    pub fn new(b: Box<T>) -> Self {\n        todo!()\n    }\n\n"
+       "    pub fn by_ref(&self) -> Ref<T> {\n        todo!()\n    }\n}\n")
+
+
+def test_rust_path_call_names_its_impl(tmp_path):
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/ptr.rs": PTR,
+        "src/lib.rs": "mod ptr;\nuse crate::ptr::{Own, Ref};\n\n"
+                      "pub fn wrap(b: Box<u8>) -> Own<u8> {\n    let o = Own::new(b);\n    o\n}\n",
+    })
+    table = scores(tmp_path, "src/lib.rs", "let o = Own::new(b);")
+    own_new = [s for (src, n, line), s in table.items()
+               if src == "src/ptr.rs" and n == "new" and "Box<T>" in line]
+    ref_new = [s for (src, n, line), s in table.items()
+               if src == "src/ptr.rs" and n == "new" and "&T" in line]
+    assert own_new and ref_new and own_new[0] > ref_new[0]
+
+
+def test_rust_field_type_of_self_reaches_the_method(tmp_path):
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/ptr.rs": PTR,
+        "src/lib.rs": "mod ptr;\nuse crate::ptr::Own;\n\npub struct Error {\n"
+                      "    inner: Own<u8>,\n}\n\nimpl Error {\n    pub fn peek(&self) -> u8 {\n"
+                      "        let r = self.inner.by_ref();\n        0\n    }\n}\n",
+    })
+    # (Ref's impl comes first in ptr.rs: without the field's type it would win)
+    assert _member_score(tmp_path, "src/lib.rs", "let r = self", "Own", "by_ref") > \
+        _member_score(tmp_path, "src/lib.rs", "let r = self", "Ref", "by_ref")
+
+
+def _member_score(root: Path, rel: str, needle: str, parent: str, name: str) -> float:
+    """The score of `parent`'s member `name` (members of two impls render alike)."""
+    path = root / rel
+    text = path.read_text()
+    pdoc = ParsedDocument.open(Document(path.as_uri(), text, "", 1), str(path))
+    analysis = _current_analysis(pdoc)
+    ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+    files = neighbor_files(analysis.spec, str(path), analysis, ws, {})
+    cursor = text[:text.index(needle)].count("\n")
+    ranking.forget()
+    cands, _ = ranking.rank(analysis, str(path), cursor, (cursor, cursor), files,
+                            analysis.spec.resolver)
+    for c in cands:
+        if c.file < 0:
+            continue
+        items = files[c.file].analysis.items
+        item = items[c.item]
+        if item.name == name and item.parent != -1 and items[item.parent].name == parent:
+            return c.score
+    raise AssertionError(f"no {parent}::{name}")
+
+
+def test_rust_trait_bound_types_a_generic_receiver(tmp_path):
+    write(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/traits.rs": "pub struct Window {}\n\nimpl Window {\n"
+                         "    pub fn input_len(&self) -> usize {\n        0\n    }\n}\n\n"
+                         "pub trait InputLength {\n    fn input_len(&self) -> usize;\n}\n",
+        "src/lib.rs": "mod traits;\nuse crate::traits::InputLength;\n\n"
+                      "pub fn short<I>(input: I, bound: usize) -> bool\nwhere\n"
+                      "    I: InputLength + Clone,\n{\n    input.input_len() < bound\n}\n",
+    })
+    assert _member_score(tmp_path, "src/lib.rs", "input.input_len()", "InputLength",
+                         "input_len") > \
+        _member_score(tmp_path, "src/lib.rs", "input.input_len()", "Window", "input_len")
+
+
+def test_rust_repeated_names_in_one_file_count_once(tmp_path):
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/ptr.rs": PTR,
+        "src/lib.rs": "mod ptr;\nuse crate::ptr::{Own, Ref};\n\npub fn f(x: u8) {\n"
+                      "    let r = make().by_ref();\n}\n",
+    })
+    first = _member_score(tmp_path, "src/lib.rs", "let r", "Ref", "by_ref")
+    second = _member_score(tmp_path, "src/lib.rs", "let r", "Own", "by_ref")
+    assert second < first  # same evidence, later in the file: discounted
+
+
+def test_rust_name_the_current_file_defines_shadows_a_neighbors(tmp_path):
+    write(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/number/streaming.rs": "pub fn be_u16(i: &[u8]) -> u16 {\n    0\n}\n\n"
+                                   "pub fn be_u32(i: &[u8]) -> u32 {\n    0\n}\n",
+        "src/number/complete.rs": "use super::streaming::*;\n\n"
+                                  "pub fn be_u16(i: &[u8]) -> u16 {\n    0\n}\n\n"
+                                  "pub fn both(i: &[u8]) -> u32 {\n"
+                                  "    be_u16(i) as u32 + be_u32(i)\n}\n",
+        "src/number/mod.rs": "pub mod complete;\npub mod streaming;\n",
+        "src/lib.rs": "pub mod number;\n",
+    })
+    table = scores(tmp_path, "src/number/complete.rs", "be_u16(i) as u32")
+    assert score(table, "src/number/streaming.rs", "pub fn be_u32(") > \
+        score(table, "src/number/streaming.rs", "pub fn be_u16(")
+
+
+def test_rust_crate_name_in_a_use_path_resolves_like_crate(tmp_path):
+    write(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/lib.rs": "pub mod util;\n",
+        "src/util.rs": "pub fn helper() {}\n",
+        "tests/it.rs": "use my_crate::util::helper;\n\n#[test]\nfn t() {\n    helper();\n}\n",
+    })
+    path = tmp_path / "tests/it.rs"
+    analysis = analyze(_spec(path), path.read_text(), ("t", str(path)))
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    got = [Path(p).name for p in resolve_imports(analysis.spec, str(path), analysis, ws)]
+    assert got == ["util.rs"]
+
+
+def test_rust_impl_of_a_reference_type_is_named_after_the_type(tmp_path):
+    path = tmp_path / "g.rs"
+    path.write_text("pub struct Groups<'a> { n: &'a u8 }\n\n"
+                    "impl<'a> IntoIterator for &'a Groups<'a> {\n    type Item = u8;\n"
+                    "    fn into_iter(self) -> Self::IntoIter {\n        todo!()\n    }\n}\n")
+    analysis = analyze(_spec(path), path.read_text(), ("t", str(path)))
+    assert [it.name for it in analysis.items if it.kind == "impl"] == ["Groups"]
+
+
+def test_rust_trait_impl_methods_and_inline_modules_of_neighbors_count_less(tmp_path):
+    write(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/kinds.rs": "use std::fmt;\n\npub struct Kind {}\n\n"
+                        "impl fmt::Display for Kind {\n"
+                        "    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n"
+                        "        todo!()\n    }\n}\n\nimpl Kind {\n"
+                        "    pub fn describe(&self) -> String {\n        todo!()\n    }\n}\n\n"
+                        "#[cfg(test)]\nmod tests {\n    fn t() {}\n}\n",
+        "src/lib.rs": "mod kinds;\nuse crate::kinds::Kind;\n\npub fn show(tests: u8) {\n"
+                      "    let a = make().fmt(x);\n    let b = make().describe();\n}\n",
+    })
+    fmt = _member_score(tmp_path, "src/lib.rs", "let a", "Kind", "fmt")
+    describe = [s for (src, n, _), s in scores(tmp_path, "src/lib.rs", "let a").items()
+                if n == "describe"]
+    assert describe and fmt < describe[0]
+    table = scores(tmp_path, "src/lib.rs", "let a")
+    module = [s for (src, n, _), s in table.items() if src == "src/kinds.rs" and n == "tests"]
+    assert module and module[0] < describe[0] / 2
