@@ -406,8 +406,6 @@ class CompletionEngine:
         return snapshot, built
 
     def _build(self, snapshot: ParsedDocument, offset: int, settings: Settings):
-        shape = self.shaper(snapshot, offset, settings.completion.multiline,
-                            settings.completion.max_tokens)
         spec = snapshot.spec
         inputs = PromptInputs(self.path_of(snapshot.doc.uri), snapshot.doc.language_id,
                               spec.line_comment if spec else "")
@@ -415,8 +413,12 @@ class CompletionEngine:
         # start from the largest reduction a request needed at this budget: after the
         # first over-budget request, one pass per keystroke (a rebuild costs a context)
         context_budget = max(0, budget - self._framing_tokens.get(budget, 0))
+        shape = None
         for _ in range(4):
             ctx = self.context(snapshot, offset, context_budget)
+            if shape is None:  # after the context: a big document's edit is parsed there
+                shape = self.shaper(snapshot, offset, settings.completion.multiline,
+                                    settings.completion.max_tokens)
             # every request carries exactly `completion.maxTokens` (a promise to the user);
             # the shape's stop sequences are what end a single-line answer early
             request = build_request(settings.completion.endpoint, ctx, inputs,

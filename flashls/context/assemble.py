@@ -15,8 +15,9 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from .analysis import Analysis, analyze
+from .analysis import Analysis
 from .background import analysis_ready
+from .local_parse import current_analysis, tree_near
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
 from .outline import outline_demand, render
@@ -61,21 +62,14 @@ def _part(tier: str, source: str, text: str) -> ContextPart:
 
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
-    spec = pdoc.spec
-    if not analysis_ready(pdoc):  # a big document being prepared: the window only
-        return None
-    tree = pdoc.tree()
-    if spec is None or tree is None:
-        return None
-    text = pdoc.doc.text
-    key = (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
-    return analyze(spec, text, key, tree=tree, current=True, state_key=pdoc.doc.uri,
-                   source=pdoc.doc.source_bytes)
+    return current_analysis(pdoc)  # a big document's edit is parsed on its own
 
 
 def prepare_document(pdoc: ParsedDocument) -> None:
     """Bring the document's tree and per-version analysis up to date now (a pause in
     the typing), so the next request finds them instead of computing them."""
+    if pdoc.parseable() and analysis_ready(pdoc):
+        pdoc.tree()  # the whole tree: requests may have parsed only their edits
     _current_analysis(pdoc)
 
 
@@ -114,9 +108,10 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     scopes: list[tuple[int, int]] = []
     top_starts: list[int] = []
     if analysis is not None:
-        tree = pdoc.tree()
         source_bytes = doc.source_bytes
-        scopes = enclosing_scopes(analysis.spec, tree, source_bytes, doc.byte_at(offset),
+        byte = doc.byte_at(offset)
+        tree = tree_near(pdoc, byte)
+        scopes = enclosing_scopes(analysis.spec, tree, source_bytes, byte,
                                   cursor_line, lines)
         top_starts = list(analysis.top_starts)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from tree_sitter import Parser, Tree
 
@@ -29,6 +29,9 @@ SLICE_S = 0.004  # background work runs this long between two turns of the event
 # an incremental reparse resumed after a halt redoes part of its work (4 ms slices made
 # it 2-4x slower): it is halted less often
 REPARSE_SLICE_S = 0.02
+# documents at least this big parse only the edited region on a request while their
+# whole tree is stale (`local_parse`); smaller ones reparse the whole tree
+REGION_MIN_BYTES = BACKGROUND_BYTES
 _READ_BYTES = 1 << 16
 
 
@@ -46,9 +49,15 @@ class SyntaxState:
     replacements: int = 0
     edits: int = 0
     halted: tuple | None = None  # a background reparse between two slices
+    # the last parse of an edited region alone and its parser (`local_parse`)
+    region: Any = None
+    region_parser: Parser | None = None
+    # bytes start..end (current positions) holding every edit since the tree's parse
+    changed: tuple[int, int] | None = None
 
     def edit(self, edit: ByteEdit) -> None:
         self.edits += 1
+        self.changed = _widened(self.changed, edit)
         if self.tree is not None:
             _apply(self.tree, edit)
         elif self.pending is not None:
@@ -59,6 +68,7 @@ class SyntaxState:
         """The whole text was replaced: nothing of the old tree is worth reusing."""
         self.tree = None
         self.dirty = True
+        self.changed = None
         self.pending = None
         self.replacements += 1
 
@@ -97,6 +107,7 @@ class SyntaxState:
                 self.halted = None
             self.tree = parser.parse(source, tree)  # holds the bytes (see parse_steps)
             self.dirty = False
+            self.changed = None
             self.incremental_parses += 1
         finally:
             self.halted = None
@@ -134,6 +145,8 @@ class SyntaxState:
             for edit in self.pending or ():
                 _apply(tree, edit)
             self.dirty = bool(self.pending)
+            if not self.dirty:
+                self.changed = None
             self.tree = tree
             self.full_parses += 1
         finally:
@@ -149,6 +162,7 @@ class SyntaxState:
                 self.incremental_parses += 1
                 self.tree = self._resume(source) or self.parser.parse(source, self.tree)
             self.dirty = False
+            self.changed = None
         return self.tree
 
     def _resume(self, source: bytes) -> Tree | None:
@@ -164,6 +178,18 @@ class SyntaxState:
         except ValueError:
             return None
         return parser.parse(source, tree)
+
+
+def _widened(changed: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
+    """`changed` after `edit`, in the positions after it."""
+    if changed is None:
+        return edit.start_byte, edit.new_end_byte
+    lo, hi = changed
+    if hi >= edit.old_end_byte:
+        hi += edit.new_end_byte - edit.old_end_byte
+    elif hi > edit.start_byte:
+        hi = edit.new_end_byte
+    return min(lo, edit.start_byte), max(hi, edit.new_end_byte)
 
 
 def _apply(tree: Tree, edit: ByteEdit) -> None:
@@ -215,10 +241,22 @@ class ParsedDocument:
         copy = doc.copy()
         if self.syntax is None:
             return ParsedDocument(copy, None, self.background)
+        syntax = self.syntax
+        if self.region_pending():  # the copy parses its edited region (`local_parse`)
+            state = SyntaxState(syntax.spec, syntax.parser, syntax.tree.copy(), dirty=True,
+                                region_parser=syntax.region_parser, changed=syntax.changed)
+            return ParsedDocument(copy, state, self.background)
         tree = self.tree()
-        state = SyntaxState(self.syntax.spec, self.syntax.parser,
+        state = SyntaxState(syntax.spec, syntax.parser,
                             tree.copy() if tree is not None else None, dirty=tree is None)
         return ParsedDocument(copy, state, self.background)
+
+    def region_pending(self) -> bool:
+        """A big document whose whole tree is stale: a request parses the edit only."""
+        syntax = self.syntax
+        return (syntax is not None and syntax.dirty and syntax.tree is not None
+                and syntax.halted is None and self.parseable()
+                and len(self.doc.source_bytes) >= REGION_MIN_BYTES)
 
     def apply_change(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
         edit = self.doc.apply_change(start, end, text)
