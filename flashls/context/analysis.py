@@ -508,7 +508,9 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     children = tree.root_node.children
     n_after = len(recs) - first_after
     n_mid = len(children) - n_before - n_after
-    if n_mid < 0 or (n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
+    # with syntax errors in the file, error recovery may move nodes far from the edit
+    # (an ERROR node absorbing its neighbor): every kept node is then checked
+    if state.errors or n_mid < 0 or (n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
                                    children[n_before - 1].start_byte != recs[n_before - 1].start)
                      ) or (n_after and (
                          children[n_before + n_mid].start_byte != recs[first_after].start + delta
@@ -612,8 +614,8 @@ def _parse_region(state: _State, source: bytes, lines: list[str], region: Region
     # an error recovery under way there would parse the region differently)
     if lo_col or (after and after.start + delta != source.rfind(b"\n", 0, after.start + delta) + 1):
         return None
-    if state.errors and state.errors[0] < n_before - 1:
-        return None
+    if state.errors and (state.errors[0] < n_before or state.errors[-1] >= first_after):
+        return None  # error recovery elsewhere may move nodes: the whole tree decides
     tree = region(lo, hi, (lo_row, lo_col), (hi_row, hi_col))
     if tree is None:
         return None
