@@ -262,6 +262,11 @@ class _State:
     provisional: bool = False
     exact: "_State | None" = None
     errors: tuple[int, ...] = ()  # indices of the nodes holding a syntax error
+    # `recs[i]` for i >= rec_from is off by rec_shift (bytes, rows): an edit adds its
+    # length to the following nodes lazily (read them through `_rec_at`)
+    rec_from: int = 0
+    rec_shift: tuple[int, int] = (0, 0)
+    root_error: bool = False  # the whole parse failed at its root (`note_root`)
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -355,12 +360,24 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
         done = _analyze_incremental(spec, state, text, source, tree)
         if done is not None:
             analysis, new_state = done
+            new_state.root_error = tree.root_node.is_error
             _STATES[state_key] = new_state
             return analysis
     lines = split_lines(text)
     recs = [r for node in tree.root_node.children
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
-    return _full(spec, source, lines, recs, state_key)
+    result = _full(spec, source, lines, recs, state_key)
+    note_root(state_key, tree)
+    return result
+
+
+def note_root(state_key: Hashable | None, tree: Tree) -> None:
+    """Remember whether the analyzed version's whole parse failed at its root (its
+    top-level children are then bare tokens that carry no error of their own)."""
+    with _LOCK:
+        state = _STATES.get(state_key) if state_key is not None else None
+    if state is not None:
+        state.root_error = tree.root_node.is_error
 
 
 def _full(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[_NodeRec],
@@ -469,6 +486,42 @@ def _align(children: list, recs: list[_NodeRec], n_before: int, n_after: int, de
     return n_before, k
 
 
+def _shifted(rec: _NodeRec, dbytes: int, drows: int) -> _NodeRec:
+    return tuple.__new__(_NodeRec, (rec[0], rec[1] + drows, rec[2] + drows, rec[3] + dbytes,
+                                    rec[4] + dbytes, rec[5], None if drows else rec[6],
+                                    -1 if drows else rec[7]))
+
+
+def _rec_at(state: _State, index: int) -> _NodeRec:
+    """Node `index` of the state's version, its pending shift applied."""
+    rec = state.recs[index]
+    if index >= state.rec_from and state.rec_shift != (0, 0):
+        return _shifted(rec, *state.rec_shift)
+    return rec
+
+
+def _materialize(state: _State) -> list[_NodeRec]:
+    """The state's nodes with the pending shift applied to all (a whole-tree pass)."""
+    if state.rec_shift != (0, 0):
+        f = state.rec_from
+        state.recs = state.recs[:f] + [_shifted(r, *state.rec_shift) for r in state.recs[f:]]
+        state.rec_shift = (0, 0)
+    return state.recs
+
+
+def _first_index(state: _State, value: int, field_index: int, right: bool) -> int:
+    """`bisect_left` (or `bisect_right`) of `value` in the nodes' end (or start) bytes."""
+    lo, hi = 0, len(state.recs)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        x = _rec_at(state, mid)[field_index]
+        if x < value or (right and x == value):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: bytes,
                          tree: Tree | None, region: RegionParser | None = None
                          ) -> tuple[Analysis, _State] | None:
@@ -489,22 +542,22 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     s = _common_suffix(old, source, min(len(old), len(source)) - p)
     delta = len(source) - len(old)
     old_end = len(old) - s
-    recs = state.recs
-    ends = [r.end for r in recs]
-    starts = [r.start for r in recs]
+    n_recs = len(state.recs)
     row_p = old.count(b"\n", 0, p)
     row_old_end = row_p + old.count(b"\n", p, old_end)
     # kept: nodes ending before byte p and its line; nodes starting after the change,
     # its line and the comment lines a node's rendering may read above it
-    n_before = bisect.bisect_left(ends, p)
-    while n_before and recs[n_before - 1].last >= row_p:
+    n_before = _first_index(state, p, 4, False)
+    while n_before and _rec_at(state, n_before - 1).last >= row_p:
         n_before -= 1
-    first_after = bisect.bisect_right(starts, old_end)
-    while first_after < len(recs) and recs[first_after].first <= row_old_end + LEAD_LINES + 1:
+    first_after = _first_index(state, old_end, 3, True)
+    while first_after < n_recs and \
+            _rec_at(state, first_after).first <= row_old_end + LEAD_LINES + 1:
         first_after += 1
     if tree is None:
         return _analyze_region(spec, state, text, source, region, n_before, first_after,
                                delta, p, s, row_p, row_old_end)
+    recs = _materialize(state)  # the whole tree's path checks nodes all over the file
     children = tree.root_node.children
     n_after = len(recs) - first_after
     n_mid = len(children) - n_before - n_after
@@ -598,9 +651,8 @@ def _parse_region(state: _State, source: bytes, lines: list[str], region: Region
                   ) -> tuple[Tree, bool, bool] | None:
     """The parse of old nodes n_before - 1 .. first_after (shifted), and whether each
     sentinel came out as it was; None when the region cannot be parsed on its own."""
-    recs = state.recs
-    before = recs[n_before - 1] if n_before else None
-    after = recs[first_after] if first_after < len(recs) else None
+    before = _rec_at(state, n_before - 1) if n_before else None
+    after = _rec_at(state, first_after) if first_after < len(state.recs) else None
     lo = before.start if before else 0
     hi = after.end + delta if after else len(source)
     lo_row = before.first if before else 0
@@ -614,10 +666,11 @@ def _parse_region(state: _State, source: bytes, lines: list[str], region: Region
     # an error recovery under way there would parse the region differently)
     if lo_col or (after and after.start + delta != source.rfind(b"\n", 0, after.start + delta) + 1):
         return None
-    if state.errors and (state.errors[0] < n_before or state.errors[-1] >= first_after):
+    if state.root_error or state.errors and (state.errors[0] < n_before
+                                             or state.errors[-1] >= first_after):
         return None  # error recovery elsewhere may move nodes: the whole tree decides
     tree = region(lo, hi, (lo_row, lo_col), (hi_row, hi_col))
-    if tree is None:
+    if tree is None or tree.root_node.is_error:
         return None
     kids = tree.root_node.children
     before_ok = before is None or bool(kids) and _unchanged(kids[0], before.start, before.end)
@@ -636,21 +689,26 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
     """The nodes before the edit kept, `mid_nodes` (of `tree`) extracted, the nodes
     from `first_after` on shifted by `delta` bytes and `delta_rows` rows."""
     recs = state.recs
-    new_recs = list(recs[:n_before])
+    f = state.rec_from
+    sb, sr = state.rec_shift
+    if not (sb or sr):
+        f = first_after
+    # kept before the edit: exact values; after it: stored values under one shift,
+    # the old one plus this edit's (only nodes stored exactly get rewritten: those
+    # between a previous edit below and this one)
+    new_recs = list(recs[:n_before]) if f >= n_before else \
+        recs[:f] + [_shifted(r, sb, sr) for r in recs[f:n_before]]
     for node in mid_nodes:
         rec = _chunk_rec(spec, tree, source, lines, node)
         if rec is not None:
             new_recs.append(rec)
     n_mid_recs = len(new_recs) - n_before
-    new = tuple.__new__  # cheaper than _NodeRec(...): this runs per following node
-    if delta_rows:
-        new_recs.extend([new(_NodeRec, (r[0], r[1] + delta_rows, r[2] + delta_rows, r[3] + delta,
-                                        r[4] + delta, r[5], None, -1))
-                         for r in recs[first_after:]])
-    else:  # same lines: the placement stays valid
-        new_recs.extend([new(_NodeRec, (r[0], r[1], r[2], r[3] + delta, r[4] + delta, r[5],
-                                        r[6], r[7]))
-                         for r in recs[first_after:]])
+    rec_from = len(new_recs)
+    if f > first_after:
+        new_recs.extend([_shifted(r, -sb, -sr) for r in recs[first_after:f]])
+        new_recs.extend(recs[f:])
+    else:
+        new_recs.extend(recs[first_after:])
     counts = dict(state.ident_counts)
     for rec in recs[n_before:first_after]:
         for name in rec.chunk.ident_set:
@@ -662,8 +720,11 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
     for rec in new_recs[n_before:n_before + n_mid_recs]:
         for name in rec.chunk.ident_set:
             counts[name] = counts.get(name, 0) + 1
-    return _splice(spec, state, source, lines, new_recs, counts, n_before, first_after,
-                   n_mid_recs, delta_rows)
+    result, new_state = _splice(spec, state, source, lines, new_recs, counts, n_before,
+                                first_after, n_mid_recs, delta_rows)
+    new_state.rec_from = rec_from
+    new_state.rec_shift = (sb + delta, sr + delta_rows)
+    return result, new_state
 
 
 def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
@@ -833,11 +894,12 @@ def has_provisional(state_key: Hashable) -> bool:
 
 
 def syntax_errors(state_key: Hashable, source: bytes) -> int | None:
-    """How many top-level nodes of the analyzed version `source` hold a syntax error;
-    None when that version is not the last analyzed one, or may be inexact."""
+    """How many top-level nodes of the analyzed version `source` hold a syntax error
+    (inexact for a provisional one); None when that version is not the last analyzed
+    one or its root failed."""
     with _LOCK:
         state = _STATES.get(state_key)
-    if state is None or state.source is not source or state.provisional:
+    if state is None or state.source is not source or state.root_error:
         return None
     return len(state.errors)
 
@@ -866,6 +928,7 @@ def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
             yield
             deadline = time.perf_counter() + slice_s
     result = yield from _full_steps(spec, source, lines, recs, state_key, slice_s)
+    note_root(state_key, tree)
     with _LOCK:
         _CURRENT[(spec.name, key)] = result
 

@@ -112,7 +112,7 @@ def has_error(pdoc: ParsedDocument) -> bool:
         region = syntax.region
         if region is not None and region.checked and region.source is pdoc.doc.source_bytes:
             errors = syntax_errors(pdoc.doc.uri, region.source)
-            if errors is not None:
-                return errors > 0
+            if errors is not None:  # (a provisional region's error counts too)
+                return errors > 0 or region.tree.root_node.has_error
     tree = pdoc.tree()
     return tree is not None and tree.root_node.has_error
