@@ -52,12 +52,9 @@ class SyntaxState:
     # the last parse of an edited region alone and its parser (`local_parse`)
     region: Any = None
     region_parser: Parser | None = None
-    # bytes start..end (current positions) holding every edit since the tree's parse
-    changed: tuple[int, int] | None = None
 
     def edit(self, edit: ByteEdit) -> None:
         self.edits += 1
-        self.changed = _widened(self.changed, edit)
         if self.tree is not None:
             _apply(self.tree, edit)
         elif self.pending is not None:
@@ -68,7 +65,6 @@ class SyntaxState:
         """The whole text was replaced: nothing of the old tree is worth reusing."""
         self.tree = None
         self.dirty = True
-        self.changed = None
         self.pending = None
         self.replacements += 1
 
@@ -107,7 +103,6 @@ class SyntaxState:
                 self.halted = None
             self.tree = parser.parse(source, tree)  # holds the bytes (see parse_steps)
             self.dirty = False
-            self.changed = None
             self.incremental_parses += 1
         finally:
             self.halted = None
@@ -145,8 +140,6 @@ class SyntaxState:
             for edit in self.pending or ():
                 _apply(tree, edit)
             self.dirty = bool(self.pending)
-            if not self.dirty:
-                self.changed = None
             self.tree = tree
             self.full_parses += 1
         finally:
@@ -162,7 +155,6 @@ class SyntaxState:
                 self.incremental_parses += 1
                 self.tree = self._resume(source) or self.parser.parse(source, self.tree)
             self.dirty = False
-            self.changed = None
         return self.tree
 
     def _resume(self, source: bytes) -> Tree | None:
@@ -178,18 +170,6 @@ class SyntaxState:
         except ValueError:
             return None
         return parser.parse(source, tree)
-
-
-def _widened(changed: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
-    """`changed` after `edit`, in the positions after it."""
-    if changed is None:
-        return edit.start_byte, edit.new_end_byte
-    lo, hi = changed
-    if hi >= edit.old_end_byte:
-        hi += edit.new_end_byte - edit.old_end_byte
-    elif hi > edit.start_byte:
-        hi = edit.new_end_byte
-    return min(lo, edit.start_byte), max(hi, edit.new_end_byte)
 
 
 def _apply(tree: Tree, edit: ByteEdit) -> None:
@@ -244,7 +224,7 @@ class ParsedDocument:
         syntax = self.syntax
         if self.region_pending():  # the copy parses its edited region (`local_parse`)
             state = SyntaxState(syntax.spec, syntax.parser, syntax.tree.copy(), dirty=True,
-                                region_parser=syntax.region_parser, changed=syntax.changed)
+                                region_parser=syntax.region_parser)
             return ParsedDocument(copy, state, self.background)
         tree = self.tree()
         state = SyntaxState(syntax.spec, syntax.parser,
