@@ -100,7 +100,8 @@ def _check_state(uri: str) -> None:
     if state is None:
         return
     a = state.analysis
-    full = analysis._assemble(a.spec, state.lines, list(state.recs))
+    recs = analysis._materialize(state)  # the nodes after the last edit shift lazily
+    full = analysis._assemble(a.spec, state.lines, list(recs))
     assert _facts(a) == _facts(full)
     assert a.usages == full.usages
     assert state.at == analysis._positions(state.recs)

@@ -53,5 +53,17 @@ def test_incremental_analysis_equals_a_full_one(path, edits):
         pdoc.doc.version += 1
         got = incremental()
         fresh_tree = spec.parser().parse(pdoc.doc.source_bytes)
-        want = analysis._analyze_tree(spec, pdoc.doc.text, fresh_tree)
+        # tree-sitter's own incremental reparse can differ from a fresh parse after an
+        # error recovery (seen with C++: edits [(0.775390625, 5, '}'), (0.0, 10, '\n'),
+        # (0.6015625, 1, 'x'), (0.9921875, 0, '\n')] on shapes.hpp); the analysis must
+        # then equal a full analysis of the tree it was given
+        reference = fresh_tree if same_parse(fresh_tree, pdoc.tree()) else pdoc.tree()
+        want = analysis._analyze_tree(spec, pdoc.doc.text, reference)
         assert snapshot(got) == snapshot(want)
+
+
+def same_parse(a, b) -> bool:
+    """Two trees of the same text with the same shape and top-level node ranges."""
+    ranges = [(n.start_byte, n.end_byte) for n in a.root_node.children]
+    return ranges == [(n.start_byte, n.end_byte) for n in b.root_node.children] and \
+        str(a.root_node) == str(b.root_node)

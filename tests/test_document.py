@@ -77,3 +77,38 @@ def test_incremental_line_index_matches_a_full_scan_under_random_edits():
             d.apply_change(ps, pe, new)
             assert d.text == expected
             assert d.starts == line_starts(d.text)
+
+
+def test_lazily_shifted_line_starts_and_byte_marks_match_a_fresh_document(monkeypatch):
+    """Edits leave the line starts after them shifted lazily and keep `byte_at`'s
+    checkpoints: positions, points and bytes read between edits (without ever
+    materializing the list) equal those of a document opened on the same text."""
+    import random
+
+    from flashls.context import document
+    from flashls.context.document import Document, line_starts
+    monkeypatch.setattr(document, "MARK_CHARS", 8)
+    rng = random.Random(7)
+    alphabet = ["a", "\n", "\n", "é", "😀", " ", "bc", "\r\n"]
+    for _ in range(300):
+        d = Document("file:///x", "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80))))
+        d.source_bytes
+        for _ in range(12):
+            s = rng.randint(0, len(d.text))
+            e = min(len(d.text), s + rng.choice([0, 0, 1, 3, 20]))
+            new = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 4)))
+            ps, pe = d.position_at(s), d.position_at(e)
+            at = d.offset_at(*ps)
+            edit = d.apply_change(ps, pe, new)
+            fresh = Document("file:///x", d.text)
+            assert d.source_bytes == fresh.source_bytes
+            assert edit.new_end_byte == fresh.byte_at(at + len(new))
+            for off in {0, len(d.text), *(rng.randint(0, len(d.text)) for _ in range(4))}:
+                assert d.position_at(off) == fresh.position_at(off)
+                assert d.point_at(off) == fresh.point_at(off)
+                assert d.byte_at(off) == len(d.text[:off].encode("utf-8", "surrogatepass"))
+            line = rng.randint(0, d.line_count - 1)
+            assert d.line_count == fresh.line_count
+            assert d.line_text(line) == fresh.line_text(line)
+            assert d.offset_at(line, 2) == fresh.offset_at(line, 2)
+        assert d.starts == line_starts(d.text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flashls.context.languages import LanguageSpec
+from flashls.context.local_parse import has_error, tree_near
 from flashls.context.syntax import ParsedDocument
 
 from .indent import IndentStyle, columns, detect_style, leading
@@ -78,11 +79,11 @@ def _is_string_type(node_type: str) -> bool:
 
 def _tree_state(pdoc: ParsedDocument, offset: int, lex: Lexicon) -> ScanState | None:
     """Inside a string or comment according to tree-sitter; None when it cannot say."""
-    tree = pdoc.tree()
-    if tree is None:
-        return None
     doc = pdoc.doc
     byte = doc.byte_at(offset)
+    tree = tree_near(pdoc, byte)
+    if tree is None:
+        return None
     node = tree.root_node.descendant_for_byte_range(max(byte - 1, 0), byte)
     while node is not None:
         kind = node.type
@@ -223,8 +224,7 @@ def _cursor_context(pdoc: ParsedDocument, offset: int) -> CursorContext:
     prev = tuple(doc.line_text(i) for i in range(first, line))
     nxt = tuple(doc.line_text(i) for i in range(line + 1, last))
     state = _tree_state(pdoc, offset, lex)
-    if state is None or (state == ScanState() and pdoc.tree() is not None
-                         and pdoc.tree().root_node.has_error):
+    if state is None or (state == ScanState() and has_error(pdoc)):
         scanned = final_state(line_prefix, lex)
         if state is None or not scanned.in_code:
             state = ScanState(quote=scanned.quote, comment=scanned.comment)

@@ -8,6 +8,7 @@ can avoid an upstream request comes before the ones that cannot.
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import logging
 import time
@@ -197,6 +198,9 @@ class CompletionEngine:
         self.stats = EngineStats()
         self.reuse_inflight = reuse_inflight
         self._prepare_ema_ms = 5.0  # how long building a request takes here, learned
+        # ...and the slowest of the last few: the build starts that long before the
+        # debounce ends, so a slow one (a collection, a busy machine) stays hidden
+        self._prepare_recent: collections.deque[float] = collections.deque(maxlen=16)
         self._framing_tokens: dict[int, int] = {}  # budget -> reduction framing needed
         self.context_epoch = 0  # bumped when anything outside the edited file changes
         self._jobs: dict[str, _Job] = {}
@@ -371,7 +375,7 @@ class CompletionEngine:
         # request then leaves when the wait ends. If the text changed meanwhile (an
         # edit that brought no new request) the cursor offset is stale: give up, the
         # editor asks again where it wants a suggestion.
-        early_ms = min(delay_ms, self._prepare_ema_ms * 1.5)
+        early_ms = min(delay_ms, self._prepare_lead_ms())
         if delay_ms - early_ms > 0:
             await asyncio.sleep((delay_ms - early_ms) / 1000.0)
         prepared_at = time.perf_counter()
@@ -396,6 +400,12 @@ class CompletionEngine:
             return Outcome([], "none", "the model's answer was empty after cleaning")
         return Outcome(suggestions, "model")
 
+    def _prepare_lead_ms(self) -> float:
+        """How long before the end of the debounce wait the request is built."""
+        recent = sorted(self._prepare_recent)
+        slow = recent[-2] if len(recent) > 1 else 0.0  # one outlier (a cold build) aside
+        return max(self._prepare_ema_ms * 1.5, slow * 1.25)
+
     def _prepare(self, pdoc: ParsedDocument, offset: int, settings: Settings):
         """Snapshot the document and build the request, timing it."""
         started = time.perf_counter()
@@ -404,11 +414,10 @@ class CompletionEngine:
         elapsed = (time.perf_counter() - started) * 1000
         self.stats.last_prepare_ms = elapsed
         self._prepare_ema_ms += 0.2 * (elapsed - self._prepare_ema_ms)
+        self._prepare_recent.append(elapsed)
         return snapshot, built
 
     def _build(self, snapshot: ParsedDocument, offset: int, settings: Settings):
-        shape = self.shaper(snapshot, offset, settings.completion.multiline,
-                            settings.completion.max_tokens)
         spec = snapshot.spec
         inputs = PromptInputs(self.path_of(snapshot.doc.uri), snapshot.doc.language_id,
                               spec.line_comment if spec else "")
@@ -416,8 +425,12 @@ class CompletionEngine:
         # start from the largest reduction a request needed at this budget: after the
         # first over-budget request, one pass per keystroke (a rebuild costs a context)
         context_budget = max(0, budget - self._framing_tokens.get(budget, 0))
+        shape = None
         for _ in range(4):
             ctx = self.context(snapshot, offset, context_budget)
+            if shape is None:  # after the context: a big document's edit is parsed there
+                shape = self.shaper(snapshot, offset, settings.completion.multiline,
+                                    settings.completion.max_tokens)
             # every request carries exactly `completion.maxTokens` (a promise to the user);
             # the shape's stop sequences are what end a single-line answer early
             request = build_request(settings.completion.endpoint, ctx, inputs,

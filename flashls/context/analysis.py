@@ -17,7 +17,7 @@ import bisect
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Generator, Hashable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Generator, Hashable, Iterator, NamedTuple, Sequence
 
 from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
@@ -32,6 +32,11 @@ LEAD_LINES = 20
 _LEAD_CHARS = frozenset("#/;-*@")  # first characters of comment / attribute lines  # comment / attribute lines above a node that its rendering may read
 
 
+# parses document bytes start..end alone, at their (row, column) points: a tree whose
+# positions are the document's (`local_parse.region_parser`), or None
+RegionParser = Callable[[int, int, tuple[int, int], tuple[int, int]], "Tree | None"]
+
+
 class _Chunk(NamedTuple):
     """One top-level node's analysis, rows relative to its first line."""
 
@@ -41,6 +46,7 @@ class _Chunk(NamedTuple):
     package: str | None
     idents: dict[str, tuple[int, ...]]  # identifier -> relative rows using it
     ident_set: frozenset[str]  # its keys (set & frozenset iterates the smaller side)
+    has_error: bool = False  # the node holds a syntax error (ERROR or MISSING)
 
 
 class _Placed(NamedTuple):
@@ -236,7 +242,8 @@ def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
     if slice_s is None:
         _add_identifiers(lines, first, first, last + 1, idents)
         return _Chunk(rel_items, rel_imports, top, package,
-                      {k: tuple(v) for k, v in idents.items()}, frozenset(idents))
+                      {k: tuple(v) for k, v in idents.items()}, frozenset(idents),
+                      node.has_error)
     deadline = time.perf_counter() + slice_s
     for row in range(first, last + 1, _ROWS_PER_LOOK):
         if time.perf_counter() > deadline:
@@ -251,7 +258,8 @@ def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
             deadline = time.perf_counter() + slice_s
         for name in names[at:at + _NAMES_PER_LOOK]:
             frozen[name] = tuple(idents[name])
-    return _Chunk(rel_items, rel_imports, top, package, frozen, frozenset(frozen))
+    return _Chunk(rel_items, rel_imports, top, package, frozen, frozenset(frozen),
+                  node.has_error)
 
 
 def _add_identifiers(lines: Sequence[str], first: int, start: int, stop: int,
@@ -300,6 +308,17 @@ class _State:
     levels: list  # outline levels of analysis.items (see outline._levels)
     total: int  # token cost of all items
     packaged: bool  # whether any node declares a package
+    # from a region parse with a syntax error (`_analyze_region`): it may differ from
+    # the whole tree's; `exact` is the last version that does not, which the next
+    # analysis from a whole tree diffs against instead
+    provisional: bool = False
+    exact: "_State | None" = None
+    errors: tuple[int, ...] = ()  # indices of the nodes holding a syntax error
+    # `recs[i]` for i >= rec_from is off by rec_shift (bytes, rows): an edit adds its
+    # length to the following nodes lazily (read them through `_rec_at`)
+    rec_from: int = 0
+    rec_shift: tuple[int, int] = (0, 0)
+    root_error: bool = False  # the whole parse failed at its root (`note_root`)
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -401,12 +420,24 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
         done = _analyze_incremental(spec, state, text, source, tree)
         if done is not None:
             analysis, new_state = done
+            new_state.root_error = tree.root_node.is_error
             _STATES[state_key] = new_state
             return analysis
     lines = split_lines(text)
     recs = [r for node in tree.root_node.children
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
-    return _full(spec, source, lines, recs, state_key)
+    result = _full(spec, source, lines, recs, state_key)
+    note_root(state_key, tree)
+    return result
+
+
+def note_root(state_key: Hashable | None, tree: Tree) -> None:
+    """Remember whether the analyzed version's whole parse failed at its root (its
+    top-level children are then bare tokens that carry no error of their own)."""
+    with _LOCK:
+        state = _STATES.get(state_key) if state_key is not None else None
+    if state is not None:
+        state.root_error = tree.root_node.is_error
 
 
 def _full(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[_NodeRec],
@@ -433,7 +464,8 @@ def _full_steps(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[
         yield
     state = _State(source, lines, recs, counts, result, _positions(recs), levels,
                    sum(it.tokens for it in result.items),
-                   any(r.chunk.package is not None for r in recs))
+                   any(r.chunk.package is not None for r in recs),
+                   errors=tuple(i for i, r in enumerate(recs) if r.chunk.has_error))
     with _LOCK:
         _STATES[state_key] = state
     return result
@@ -516,11 +548,55 @@ def _align(children: list, recs: list[_NodeRec], n_before: int, n_after: int, de
     return n_before, k
 
 
+def _shifted(rec: _NodeRec, dbytes: int, drows: int) -> _NodeRec:
+    return tuple.__new__(_NodeRec, (rec[0], rec[1] + drows, rec[2] + drows, rec[3] + dbytes,
+                                    rec[4] + dbytes, rec[5], None if drows else rec[6],
+                                    -1 if drows else rec[7]))
+
+
+def _rec_at(state: _State, index: int) -> _NodeRec:
+    """Node `index` of the state's version, its pending shift applied."""
+    rec = state.recs[index]
+    if index >= state.rec_from and state.rec_shift != (0, 0):
+        return _shifted(rec, *state.rec_shift)
+    return rec
+
+
+def _materialize(state: _State) -> list[_NodeRec]:
+    """The state's nodes with the pending shift applied to all (a whole-tree pass)."""
+    if state.rec_shift != (0, 0):
+        f = state.rec_from
+        state.recs = state.recs[:f] + [_shifted(r, *state.rec_shift) for r in state.recs[f:]]
+        state.rec_shift = (0, 0)
+    return state.recs
+
+
+def _first_index(state: _State, value: int, field_index: int, right: bool) -> int:
+    """`bisect_left` (or `bisect_right`) of `value` in the nodes' end (or start) bytes."""
+    lo, hi = 0, len(state.recs)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        x = _rec_at(state, mid)[field_index]
+        if x < value or (right and x == value):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: bytes,
-                         tree: Tree) -> tuple[Analysis, _State] | None:
+                         tree: Tree | None, region: RegionParser | None = None
+                         ) -> tuple[Analysis, _State] | None:
     """Re-analyze only the top-level nodes an edit touched: nodes before the first
     changed byte are kept, nodes after the last one are kept and shifted. Returns None
-    (do a full pass) whenever the new tree does not line up with that picture."""
+    (do a full pass) whenever the new tree does not line up with that picture.
+
+    Without a tree, `region` parses the edited nodes and one unchanged node on each
+    side (`local_parse`); None when those two do not come out as they were."""
+    if tree is not None and state.provisional:
+        state = state.exact
+        if state is None:
+            return None
     old = state.source
     if old == source:
         return state.analysis, state
@@ -528,23 +604,28 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     s = _common_suffix(old, source, min(len(old), len(source)) - p)
     delta = len(source) - len(old)
     old_end = len(old) - s
-    recs = state.recs
-    ends = [r.end for r in recs]
-    starts = [r.start for r in recs]
+    n_recs = len(state.recs)
     row_p = old.count(b"\n", 0, p)
     row_old_end = row_p + old.count(b"\n", p, old_end)
     # kept: nodes ending before byte p and its line; nodes starting after the change,
     # its line and the comment lines a node's rendering may read above it
-    n_before = bisect.bisect_left(ends, p)
-    while n_before and recs[n_before - 1].last >= row_p:
+    n_before = _first_index(state, p, 4, False)
+    while n_before and _rec_at(state, n_before - 1).last >= row_p:
         n_before -= 1
-    first_after = bisect.bisect_right(starts, old_end)
-    while first_after < len(recs) and recs[first_after].first <= row_old_end + LEAD_LINES + 1:
+    first_after = _first_index(state, old_end, 3, True)
+    while first_after < n_recs and \
+            _rec_at(state, first_after).first <= row_old_end + LEAD_LINES + 1:
         first_after += 1
+    if tree is None:
+        return _analyze_region(spec, state, text, source, region, n_before, first_after,
+                               delta, p, s, row_p, row_old_end)
+    recs = _materialize(state)  # the whole tree's path checks nodes all over the file
     children = tree.root_node.children
     n_after = len(recs) - first_after
     n_mid = len(children) - n_before - n_after
-    if n_mid < 0 or (n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
+    # with syntax errors in the file, error recovery may move nodes far from the edit
+    # (an ERROR node absorbing its neighbor): every kept node is then checked
+    if state.errors or n_mid < 0 or (n_before and (children[n_before - 1].end_byte != recs[n_before - 1].end or
                                    children[n_before - 1].start_byte != recs[n_before - 1].start)
                      ) or (n_after and (
                          children[n_before + n_mid].start_byte != recs[first_after].start + delta
@@ -554,7 +635,18 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         n_before, n_after = _align(children, recs, n_before, n_after, delta)
         first_after = len(recs) - n_after
         n_mid = len(children) - n_before - n_after
-    # lines: patch the changed rows, decoded from the bytes (plain "\n" text)
+    patched = _patch_lines(state, text, source, p, s, row_p, row_old_end)
+    if patched is None:
+        return None
+    lines, delta_rows = patched
+    return _respliced(spec, state, tree, source, lines, children[n_before:n_before + n_mid],
+                      n_before, first_after, delta, delta_rows)
+
+
+def _patch_lines(state: _State, text: str, source: bytes, p: int, s: int, row_p: int,
+                 row_old_end: int) -> tuple[list[str], int] | None:
+    """The new version's lines and how many rows the edit added."""
+    old = state.source
     if b"\r" not in source and b"\r" not in old:
         row_new_end = row_p + source.count(b"\n", p, len(source) - s)
         start = source.rfind(b"\n", 0, p) + 1
@@ -568,21 +660,117 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     else:
         lines = split_lines(text)
         delta_rows = len(lines) - len(state.lines)
-    new_recs = list(recs[:n_before])
-    for node in children[n_before:n_before + n_mid]:
+    return lines, delta_rows
+
+
+def _analyze_region(spec: LanguageSpec, state: _State, text: str, source: bytes,
+                    region: RegionParser | None, n_before: int, first_after: int, delta: int,
+                    p: int, s: int, row_p: int, row_old_end: int
+                    ) -> tuple[Analysis, _State] | None:
+    """`_analyze_incremental` from a parse of the edited region only: the old nodes
+    `n_before`..`first_after` plus one unchanged node on each side (the sentinels).
+    The region's parse stands for the whole file's when both sentinels come out
+    exactly as they were (same bytes, no error): the parser then entered and left the
+    region at a clean top-level boundary, as in the last full parse. A sentinel the
+    edit changed (a line typed below a function joins its body) widens the region by
+    a node on that side, a few times at most. Otherwise None."""
+    if region is None:
+        return None
+    patched = _patch_lines(state, text, source, p, s, row_p, row_old_end)
+    if patched is None:
+        return None
+    lines, delta_rows = patched
+    for _ in range(REGION_TRIES):
+        parsed = _parse_region(state, source, lines, region, n_before, first_after, delta,
+                               delta_rows)
+        if parsed is None:
+            return None
+        tree, before_ok, after_ok = parsed
+        if before_ok and after_ok:
+            break
+        n_before -= not before_ok
+        first_after += not after_ok
+    else:
+        return None
+    kids = tree.root_node.children[1 if n_before else 0:]
+    if first_after < len(state.recs):
+        kids = kids[:-1]
+    result, new_state = _respliced(spec, state, tree, source, lines, kids, n_before,
+                                   first_after, delta, delta_rows)
+    if state.provisional or tree.root_node.has_error:
+        # error recovery (an unterminated string, a bracket) may reach past the region
+        # in the whole file's parse: exact again once the whole tree is reparsed
+        new_state.provisional = True
+        new_state.exact = state.exact if state.provisional else state
+    return result, new_state
+
+
+REGION_TRIES = 4  # region parses per request before the whole tree is reparsed
+
+
+def _parse_region(state: _State, source: bytes, lines: list[str], region: RegionParser,
+                  n_before: int, first_after: int, delta: int, delta_rows: int
+                  ) -> tuple[Tree, bool, bool] | None:
+    """The parse of old nodes n_before - 1 .. first_after (shifted), and whether each
+    sentinel came out as it was; None when the region cannot be parsed on its own."""
+    before = _rec_at(state, n_before - 1) if n_before else None
+    after = _rec_at(state, first_after) if first_after < len(state.recs) else None
+    lo = before.start if before else 0
+    hi = after.end + delta if after else len(source)
+    lo_row = before.first if before else 0
+    hi_row = after.last + delta_rows if after else len(lines) - 1
+    lo_col = lo - (source.rfind(b"\n", 0, lo) + 1)
+    hi_col = hi - (source.rfind(b"\n", 0, hi) + 1)
+    if lo_row >= len(lines) or hi_row >= len(lines):
+        return None
+    # the region must begin and end where the whole file's parser is in its clean
+    # top-level state: at a line start, after no syntax error (an indentation stack or
+    # an error recovery under way there would parse the region differently)
+    if lo_col or (after and after.start + delta != source.rfind(b"\n", 0, after.start + delta) + 1):
+        return None
+    if state.root_error or state.errors and (state.errors[0] < n_before
+                                             or state.errors[-1] >= first_after):
+        return None  # error recovery elsewhere may move nodes: the whole tree decides
+    tree = region(lo, hi, (lo_row, lo_col), (hi_row, hi_col))
+    if tree is None or tree.root_node.is_error:
+        return None
+    kids = tree.root_node.children
+    before_ok = before is None or bool(kids) and _unchanged(kids[0], before.start, before.end)
+    after_ok = after is None or len(kids) > (before is not None) and \
+        _unchanged(kids[-1], after.start + delta, after.end + delta)
+    return tree, before_ok, after_ok
+
+
+def _unchanged(node: Node, start: int, end: int) -> bool:
+    return node.start_byte == start and node.end_byte == end and not node.has_error
+
+
+def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
+               lines: list[str], mid_nodes: Sequence[Node], n_before: int, first_after: int,
+               delta: int, delta_rows: int) -> tuple[Analysis, _State]:
+    """The nodes before the edit kept, `mid_nodes` (of `tree`) extracted, the nodes
+    from `first_after` on shifted by `delta` bytes and `delta_rows` rows."""
+    recs = state.recs
+    f = state.rec_from
+    sb, sr = state.rec_shift
+    if not (sb or sr):
+        f = first_after
+    # kept before the edit: exact values; after it: stored values under one shift,
+    # the old one plus this edit's (only nodes stored exactly get rewritten: those
+    # between a previous edit below and this one)
+    new_recs = list(recs[:n_before]) if f >= n_before else \
+        recs[:f] + [_shifted(r, sb, sr) for r in recs[f:n_before]]
+    for node in mid_nodes:
         rec = _chunk_rec(spec, tree, source, lines, node)
         if rec is not None:
             new_recs.append(rec)
     n_mid_recs = len(new_recs) - n_before
-    new = tuple.__new__  # cheaper than _NodeRec(...): this runs per following node
-    if delta_rows:
-        new_recs.extend([new(_NodeRec, (r[0], r[1] + delta_rows, r[2] + delta_rows, r[3] + delta,
-                                        r[4] + delta, r[5], None, -1))
-                         for r in recs[first_after:]])
-    else:  # same lines: the placement stays valid
-        new_recs.extend([new(_NodeRec, (r[0], r[1], r[2], r[3] + delta, r[4] + delta, r[5],
-                                        r[6], r[7]))
-                         for r in recs[first_after:]])
+    rec_from = len(new_recs)
+    if f > first_after:
+        new_recs.extend([_shifted(r, -sb, -sr) for r in recs[first_after:f]])
+        new_recs.extend(recs[f:])
+    else:
+        new_recs.extend(recs[first_after:])
     counts = dict(state.ident_counts)
     for rec in recs[n_before:first_after]:
         for name in rec.chunk.ident_set:
@@ -594,8 +782,11 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     for rec in new_recs[n_before:n_before + n_mid_recs]:
         for name in rec.chunk.ident_set:
             counts[name] = counts.get(name, 0) + 1
-    return _splice(spec, state, source, lines, new_recs, counts, n_before, first_after,
-                   n_mid_recs, delta_rows)
+    result, new_state = _splice(spec, state, source, lines, new_recs, counts, n_before,
+                                first_after, n_mid_recs, delta_rows)
+    new_state.rec_from = rec_from
+    new_state.rec_shift = (sb + delta, sr + delta_rows)
+    return result, new_state
 
 
 def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
@@ -700,8 +891,13 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
     total = state.total - sum(x.tokens for x in old_items[ib:ia_f]) + \
         sum(x.tokens for x in mid_items)
     remember_levels(items, levels, total)
+    shift = n_mid - (first_after - n_before)
+    errors = tuple([i for i in state.errors if i < n_before]
+                   + [i for i in range(n_before, n_before + n_mid)
+                      if new_recs[i].chunk.has_error]
+                   + [i + shift for i in state.errors if i >= first_after])
     return result, _State(source, lines, new_recs, counts, result, at, levels, total,
-                          packaged)
+                          packaged, errors=errors)
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
@@ -765,6 +961,49 @@ def _node_recs_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: list[
     return recs
 
 
+def analyze_region(spec: LanguageSpec, text: str, key: Hashable, state_key: Hashable,
+                   source: bytes, region: RegionParser) -> Analysis | None:
+    """`analyze(..., current=True, state_key=...)` without the document's whole tree:
+    the edit since the last analyzed version is parsed on its own (`region`). None
+    when that cannot stand for the whole file's parse (the caller parses it all)."""
+    full_key = (spec.name, key)
+    with _LOCK:
+        hit = _CURRENT.get(full_key)
+        state = _STATES.get(state_key)
+    if hit is not None:
+        return hit
+    if state is None:
+        return None
+    done = _analyze_incremental(spec, state, text, source, None, region)
+    if done is None:
+        return None
+    result, new_state = done
+    with _LOCK:
+        _STATES[state_key] = new_state
+        if not new_state.provisional:  # the whole tree's analysis replaces it
+            _CURRENT[full_key] = result
+    return result
+
+
+def has_provisional(state_key: Hashable) -> bool:
+    """Whether the last analyzed version came from a region parse with a syntax error
+    (`_analyze_region`)."""
+    with _LOCK:
+        state = _STATES.get(state_key)
+    return state is not None and state.provisional
+
+
+def syntax_errors(state_key: Hashable, source: bytes) -> int | None:
+    """How many top-level nodes of the analyzed version `source` hold a syntax error
+    (inexact for a provisional one); None when that version is not the last analyzed
+    one or its root failed."""
+    with _LOCK:
+        state = _STATES.get(state_key)
+    if state is None or state.source is not source or state.root_error:
+        return None
+    return len(state.errors)
+
+
 def has_state(state_key: Hashable) -> bool:
     """Whether a version of this document was analyzed: the next one then costs its
     edit, not the file (see `_analyze_incremental`)."""
@@ -781,6 +1020,7 @@ def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
     lines = split_lines(text)
     recs = yield from _node_recs_steps(spec, tree, source, lines, slice_s)
     result = yield from _full_steps(spec, source, lines, recs, state_key, slice_s)
+    note_root(state_key, tree)
     with _LOCK:
         _CURRENT[(spec.name, key)] = result
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .analysis import Analysis
-from .background import current_analysis
+from .background import analysis_ready
 from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
+from .local_parse import current_analysis, tree_near
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
 from .outline import outline_demand, render
@@ -62,12 +63,15 @@ def _part(tier: str, source: str, text: str) -> ContextPart:
 
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
-    return current_analysis(pdoc)  # None for a big document being prepared: the window only
+    return current_analysis(pdoc)  # None while a big document is prepared; a big
+    # document's edit is parsed on its own (`local_parse`)
 
 
 def prepare_document(pdoc: ParsedDocument) -> None:
     """Bring the document's tree and per-version analysis up to date now (a pause in
     the typing), so the next request finds them instead of computing them."""
+    if pdoc.parseable() and analysis_ready(pdoc):
+        pdoc.tree()  # the whole tree: requests may have parsed only their edits
     _current_analysis(pdoc)
 
 
@@ -106,9 +110,10 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     scopes: list[tuple[int, int]] = []
     top_starts: list[int] = []
     if analysis is not None:
-        tree = pdoc.tree()
         source_bytes = doc.source_bytes
-        scopes = enclosing_scopes(analysis.spec, tree, source_bytes, doc.byte_at(offset),
+        byte = doc.byte_at(offset)
+        tree = tree_near(pdoc, byte)
+        scopes = enclosing_scopes(analysis.spec, tree, source_bytes, byte,
                                   cursor_line, lines)
         top_starts = list(analysis.top_starts)
 

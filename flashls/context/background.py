@@ -45,14 +45,8 @@ def current_analysis(pdoc: ParsedDocument) -> Analysis | None:
     document is still being prepared, or without a grammar. Every request on an open
     document (completions, code actions, next edits) takes its analysis from here: a
     full analysis of a big document on the spot would hold the loop for seconds."""
-    if not analysis_ready(pdoc):
-        return None
-    spec, tree = pdoc.spec, pdoc.tree()
-    if spec is None or tree is None:
-        return None
-    doc = pdoc.doc
-    return analyze(spec, doc.text, document_key(pdoc), tree=tree, current=True,
-                   state_key=doc.uri, source=doc.source_bytes)
+    from .local_parse import current_analysis as region_or_whole  # it imports this module
+    return region_or_whole(pdoc)  # a big document's edit is parsed on its own
 
 
 def needs_background(pdoc: ParsedDocument) -> bool:

@@ -34,6 +34,7 @@ def scrub(text: str) -> str:
         return _LONE_SURROGATE.sub("\ufffd", text)
 
 
+MARK_CHARS = 1 << 15  # spacing of `Document.byte_at`'s checkpoints
 MAX_SENDABLE_CHARS = 5_000_000  # larger documents are tracked but never sent
 
 
@@ -89,6 +90,14 @@ class Document:
     _bytes: bytes | None = field(default=None, repr=False)
 
     _binary: bool | None = field(default=None, repr=False)
+    # `_starts[i]` is off by `_shift` from index `_shift_from` on: an edit adds its
+    # length to the following line starts lazily (a list copy per keystroke on a
+    # 40,000-line file otherwise); `starts` applies it when someone reads the list
+    _shift_from: int = field(default=0, repr=False)
+    _shift: int = field(default=0, repr=False)
+    # (string offset, byte offset) every MARK_CHARS or so: `byte_at` encodes from the
+    # nearest one instead of from the start of a non-ASCII text
+    _marks: list[tuple[int, int]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         text = self.text
@@ -108,19 +117,43 @@ class Document:
     # -- lines -------------------------------------------------------------
     @property
     def starts(self) -> list[int]:
+        raw = self._raw_starts()
+        if self._shift:
+            f = self._shift_from
+            raw = self._starts = raw[:f] + [x + self._shift for x in raw[f:]]
+            self._shift = 0
+        return raw
+
+    def _raw_starts(self) -> list[int]:
         if self._starts is None:
             self._starts = line_starts(self.text)
+            self._shift = 0
         return self._starts
+
+    def _start(self, line: int) -> int:
+        """`starts[line]`, without applying the pending shift to the whole list."""
+        value = self._raw_starts()[line]
+        return value + self._shift if line >= self._shift_from else value
+
+    def _line_of(self, offset: int) -> int:
+        """`bisect_right(starts, offset) - 1`, on the lazily shifted list."""
+        raw = self._raw_starts()
+        f = self._shift_from
+        if self._shift and f < len(raw):
+            if offset >= raw[f] + self._shift:
+                return bisect.bisect_right(raw, offset - self._shift, f) - 1
+            return bisect.bisect_right(raw, offset, 0, f) - 1
+        return bisect.bisect_right(raw, offset) - 1
 
     @property
     def line_count(self) -> int:
-        return len(self.starts)
+        return len(self._raw_starts())
 
     def line_span(self, line: int) -> tuple[int, int]:
         """(start, end) offsets of a line's content, without its line break."""
-        starts = self.starts
-        start = starts[line]
-        end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
+        count = len(self._raw_starts())
+        start = self._start(line)
+        end = self._start(line + 1) if line + 1 < count else len(self.text)
         while end > start and self.text[end - 1] in "\r\n":
             end -= 1
         return start, end
@@ -171,18 +204,38 @@ class Document:
     def position_at(self, offset: int) -> tuple[int, int]:
         """LSP (line, character) of a string offset."""
         offset = max(0, min(offset, len(self.text)))
-        line = bisect.bisect_right(self.starts, offset) - 1
-        start = self.starts[line]
+        line = self._line_of(offset)
+        start = self._start(line)
         return line, units(self.text[start:offset], self.encoding)
 
     def byte_at(self, offset: int) -> int:
-        head = self.text[:offset]
-        return len(head) if head.isascii() else len(head.encode("utf-8", "surrogatepass"))
+        if offset <= MARK_CHARS:
+            head = self.text[:offset]
+            return len(head) if head.isascii() else len(head.encode("utf-8", "surrogatepass"))
+        marks = self._byte_marks()
+        if marks is None:  # plain ASCII: bytes and characters coincide
+            return min(offset, len(self.text))
+        c, b = marks[bisect.bisect_right(marks, (offset, 1 << 62)) - 1]
+        seg = self.text[c:offset]
+        return b + (len(seg) if seg.isascii() else len(seg.encode("utf-8", "surrogatepass")))
+
+    def _byte_marks(self) -> list[tuple[int, int]] | None:
+        """Checkpoints for `byte_at`; None for an ASCII text."""
+        if self._marks is None:
+            text = self.text
+            if text.isascii():
+                return None
+            marks, b = [], 0
+            for c in range(0, len(text), MARK_CHARS):
+                marks.append((c, b))
+                b += len(text[c:c + MARK_CHARS].encode("utf-8", "surrogatepass"))
+            self._marks = marks
+        return self._marks
 
     def point_at(self, offset: int) -> tuple[int, int]:
         """tree-sitter (row, byte column) of a string offset."""
-        line = bisect.bisect_right(self.starts, offset) - 1
-        start = self.starts[line]
+        line = self._line_of(offset)
+        start = self._start(line)
         return line, len(self.text[start:offset].encode("utf-8", "surrogatepass"))
 
     def copy(self) -> "Document":
@@ -212,41 +265,73 @@ class Document:
         start_byte, start_point = self.byte_at(s), self.point_at(s)
         old_end_byte, old_end_point = self.byte_at(e), self.point_at(e)
         new_text = scrub(new_text)
+        encoded = new_text.encode("utf-8", "surrogatepass")
         kept = self._shifted_starts(s, e, new_text)
         old_bytes = self._bytes
+        marks = self._shifted_marks(s, e, len(new_text), len(encoded) - (old_end_byte - start_byte))
         binary = self._binary if self._binary is False and "\x00" not in new_text else None
         self._set_text(self.text[:s] + new_text + self.text[e:])
         self._binary = binary
-        self._starts = self._rescan(kept)
+        self._marks = marks
+        self._rescan(kept)
         if old_bytes is not None:  # splicing bytes is a copy; encoding 2 MB is 6 ms
-            self._bytes = (old_bytes[:start_byte] + new_text.encode("utf-8", "surrogatepass")
-                           + old_bytes[old_end_byte:])
+            self._bytes = old_bytes[:start_byte] + encoded + old_bytes[old_end_byte:]
         new_end = s + len(new_text)
-        return ByteEdit(start_byte, old_end_byte, self.byte_at(new_end),
+        new_end_byte = start_byte + len(encoded)
+        return ByteEdit(start_byte, old_end_byte, new_end_byte,
                         start_point, old_end_point, self.point_at(new_end))
+
+    def _shifted_marks(self, s: int, e: int, new_chars: int, byte_delta: int):
+        """The `byte_at` checkpoints after replacing s..e: kept before the edit, dropped
+        inside it, shifted after it."""
+        if self._marks is None:
+            return None
+        delta = new_chars - (e - s)
+        marks = [m for m in self._marks if m[0] <= s]
+        after = [(c + delta, b + byte_delta) for c, b in self._marks if c > e]
+        if after and after[0][0] - marks[-1][0] > 8 * MARK_CHARS:
+            return None  # a big paste: checkpoints rebuilt when next needed
+        return marks + after
 
     def _shifted_starts(self, s: int, e: int, new_text: str):
         """Line starts outside the edited lines, kept for `_rescan` (whole-text regex
-        scans cost milliseconds per keystroke on a 5,000-line file)."""
-        old = self.starts
-        first = max(bisect.bisect_right(old, s) - 2, 0)  # one line of margin each side
-        last = bisect.bisect_right(old, e) + 1  # index of the first untouched line start
+        scans cost milliseconds per keystroke on a 5,000-line file). The lines after
+        the edit keep their stored values; the edit's length joins the pending shift
+        (`_start`), so the list is copied but never rewritten."""
+        raw = self._raw_starts()
+        n = len(raw)
+        first = max(self._line_of(s) - 1, 0)  # one line of margin each side
+        last = min(self._line_of(e) + 2, n)  # index of the first untouched line start
         delta = len(new_text) - (e - s)
-        head = old[:first + 1]
-        tail = [x + delta for x in old[last:]] if last < len(old) else []
-        return head, tail
+        shift, f = self._shift, self._shift_from
+        if not shift:
+            f = last
+        if f > last:  # stored exactly up to f: bring last..f under the new shift
+            middle = [x - shift for x in raw[last:f]]
+        else:  # lines first..f are under the old shift: apply it to those kept before
+            middle = []
+        head = raw[:first + 1] if f > first else \
+            raw[:f] + [x + shift for x in raw[f:first + 1]]
+        tail = middle + raw[max(last, f):] if f > last else raw[last:]
+        region_end = (tail[0] + shift + delta) if tail else None
+        return head, tail, shift + delta, region_end
 
-    def _rescan(self, parts) -> list[int]:
-        head, tail = parts
+    def _rescan(self, parts) -> None:
+        head, tail, shift, region_end = parts
         region_start = head[-1]
-        region_end = tail[0] if tail else len(self.text)
-        found = [m.end() for m in _NEWLINE.finditer(self.text, region_start, region_end)]
-        if tail and found and found[-1] == region_end:
+        end = region_end if region_end is not None else len(self.text)
+        found = [m.end() for m in _NEWLINE.finditer(self.text, region_start, end)]
+        if tail and found and found[-1] == end:
             found.pop()
-        return head + found + tail
+        self._starts = head + found + tail
+        self._shift_from = len(head) + len(found)
+        self._shift = shift if tail else 0
 
     def _set_text(self, text: str) -> None:
         self.text = text
         self._starts = None
+        self._shift = 0
+        self._shift_from = 0
+        self._marks = None
         self._bytes = None
         self._binary = None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from tree_sitter import Parser, Tree
 
@@ -29,6 +29,9 @@ SLICE_S = 0.004  # background work runs this long between two turns of the event
 # an incremental reparse resumed after a halt redoes part of its work (4 ms slices made
 # it 2-4x slower): it is halted less often
 REPARSE_SLICE_S = 0.02
+# documents at least this big parse only the edited region on a request while their
+# whole tree is stale (`local_parse`); smaller ones reparse the whole tree
+REGION_MIN_BYTES = BACKGROUND_BYTES
 _READ_BYTES = 1 << 16
 
 
@@ -46,6 +49,9 @@ class SyntaxState:
     replacements: int = 0
     edits: int = 0
     halted: tuple | None = None  # a background reparse between two slices
+    # the last parse of an edited region alone and its parser (`local_parse`)
+    region: Any = None
+    region_parser: Parser | None = None
 
     def edit(self, edit: ByteEdit) -> None:
         self.edits += 1
@@ -215,10 +221,22 @@ class ParsedDocument:
         copy = doc.copy()
         if self.syntax is None:
             return ParsedDocument(copy, None, self.background)
+        syntax = self.syntax
+        if self.region_pending():  # the copy parses its edited region (`local_parse`)
+            state = SyntaxState(syntax.spec, syntax.parser, syntax.tree.copy(), dirty=True,
+                                region_parser=syntax.region_parser)
+            return ParsedDocument(copy, state, self.background)
         tree = self.tree()
-        state = SyntaxState(self.syntax.spec, self.syntax.parser,
+        state = SyntaxState(syntax.spec, syntax.parser,
                             tree.copy() if tree is not None else None, dirty=tree is None)
         return ParsedDocument(copy, state, self.background)
+
+    def region_pending(self) -> bool:
+        """A big document whose whole tree is stale: a request parses the edit only."""
+        syntax = self.syntax
+        return (syntax is not None and syntax.dirty and syntax.tree is not None
+                and syntax.halted is None and self.parseable()
+                and len(self.doc.source_bytes) >= REGION_MIN_BYTES)
 
     def apply_change(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
         edit = self.doc.apply_change(start, end, text)
