@@ -307,8 +307,11 @@ def test_changed_settings_reach_the_server(editor_factory, workspace, fake):
     ed.open(_sample(workspace))
     ed.lua("require('flashls').set_setting('model', 'deepseek-flash-e2e')")
     ed.insert_at_end_of_line(2)
-    ed.wait(lambda: ed.request_inline() == ["return a + b"], "a completion with the new model")
-    assert fake.completion_requests()[-1].body["model"] == "deepseek-flash-e2e"
+    # the setting travels as a notification (and the server may pull it back): a request
+    # made before it is applied may still use the old model, so ask until one does not
+    ed.wait(lambda: ed.request_inline() == ["return a + b"]
+            and fake.completion_requests()[-1].body["model"] == "deepseek-flash-e2e",
+            "a completion with the new model")
 
     ed.nvim.command("FlashlsToggle")  # completion.enable = false
     assert ed.lua("return require('flashls').config.settings.completion.enable") is False
