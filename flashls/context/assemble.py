@@ -210,7 +210,7 @@ def _parts(fills: dict[str, Fill], outline_source: str, outline_items) -> list[C
             parts.append(_part("neighbors", file.source, text))  # items are redacted
         if sel.outline:
             parts.append(_part("outline", outline_source,
-                               render(outline_items, set(sel.outline))))
+                               render(outline_items, set(sel.outline), brief=True)))
     if "recent" in fills:
         for s in sorted(fills["recent"].result, key=lambda s: (s.source, s.start)):
             parts.append(_part("recent", s.source, s.text))

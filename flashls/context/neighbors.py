@@ -53,8 +53,10 @@ def part_overhead(source: str) -> int:
 
 
 def entry_cost(item) -> int:
-    """An outline item's cost as sent: its text plus the comment prefix of each line."""
-    return item.tokens + LINE_PREFIX_TOKENS * (len(item.lines) + len(item.tail))
+    """An outline item's cost as the completion context sends it (its brief form):
+    its text plus the comment prefix of each line."""
+    head, tail, tokens = item.brief
+    return tokens + LINE_PREFIX_TOKENS * (len(head) + len(tail))
 
 
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
@@ -173,6 +175,7 @@ class NeighborPlan:
     selected: tuple[frozenset[int], ...]
     used: int
     demand: int  # cost of everything that could be selected
+    brief: bool = False  # rendered in the items' brief forms (the completion context)
 
     def texts(self) -> list[tuple[NeighborFile, str]]:
         return list(self._texts)
@@ -182,7 +185,7 @@ class NeighborPlan:
         out = []
         for file, chosen in zip(self.files, self.selected):
             if chosen:
-                out.append((file, render(file.analysis.items, set(chosen))))
+                out.append((file, render(file.analysis.items, set(chosen), self.brief)))
         return tuple(out)
 
 

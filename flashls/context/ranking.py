@@ -344,7 +344,7 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
     demand = _items_cost(outline_items, True) + sum(
         _items_cost(f.analysis.items, False) + part_overhead(f.source) for f in files)
     plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
-                        demand)
+                        demand, brief=True)
     keys = frozenset([_key(files, outline_items, Candidate(0.0, -1, i)) for i in chosen_outline]
                      + [_key(files, outline_items, Candidate(0.0, f, i))
                         for f, picked in enumerate(chosen) for i in picked])

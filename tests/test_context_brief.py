@@ -1,0 +1,61 @@
+"""The brief form of outline items: what the completion context sends (signature
+lines only), beside the full form the code actions show (docstring, elisions)."""
+
+from flashls.context.analysis import analyze
+from flashls.context.languages import LANGUAGES
+from flashls.context.neighbors import entry_cost
+from flashls.context.outline import render
+
+PY = '''class Formatter:
+    """Formats help pages."""
+
+    def write_dl(self, rows: list, col_max: int = 30) -> None:
+        """Writes a definition list."""
+        for row in rows:
+            print(row)
+
+    def indent(self) -> None:
+        self.level += 1
+'''
+
+TS = '''/** Adds two numbers. */
+export function add(a: number, b: number): number {
+  return a + b;
+}
+export class Box {
+  /** The width. */
+  width(): number {
+    return 1;
+  }
+}
+'''
+
+
+def _analysis(name: str, text: str):
+    spec = next(s for s in LANGUAGES if s.name == name)
+    return analyze(spec, text, ("brief-test", name, text))
+
+
+def test_python_brief_form_has_the_signatures_only():
+    a = _analysis("python", PY)
+    everything = set(range(len(a.items)))
+    full = render(a.items, everything).splitlines()
+    brief = render(a.items, everything, brief=True).splitlines()
+    assert '        """Writes a definition list."""' in full and "        # ..." in full
+    assert brief == ["class Formatter:",
+                     "    def write_dl(self, rows: list, col_max: int = 30) -> None:",
+                     "    def indent(self) -> None:"]
+    method = next(it for it in a.items if it.name == "write_dl")
+    assert entry_cost(method) < method.tokens + len(method.lines)  # cheaper than full
+
+
+def test_typescript_brief_form_drops_doc_comments_elisions_and_function_closings():
+    a = _analysis("typescript", TS)
+    everything = set(range(len(a.items)))
+    full = render(a.items, everything).splitlines()
+    brief = render(a.items, everything, brief=True).splitlines()
+    assert "/** Adds two numbers. */" in full and "  // ..." in full
+    assert brief == ["export function add(a: number, b: number): number {",
+                     "export class Box {",
+                     "  width(): number {",
+                     "}"]  # a container keeps its closing line: members sit inside it
