@@ -59,3 +59,12 @@ def test_typescript_brief_form_drops_doc_comments_elisions_and_function_closings
                      "export class Box {",
                      "  width(): number {",
                      "}"]  # a container keeps its closing line: members sit inside it
+
+
+def test_part_labels_are_counted_with_the_titles_the_prompt_sends():
+    from flashls.completion.prompt import TIER_TITLES
+    from flashls.context.neighbors import LABEL_TITLES, part_overhead
+    assert {k: v for k, v in LABEL_TITLES.items() if k != "window"} == TIER_TITLES
+    source = "pkg/module.py"
+    assert part_overhead(source, "neighbors") < part_overhead(source, "recent")
+    assert part_overhead(source) == part_overhead(source, "recent")  # the longest

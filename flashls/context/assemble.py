@@ -56,7 +56,7 @@ ESTIMATE_MARGIN_DIVISOR = 20  # 5 % of the budget left unused against estimate e
 
 
 def _part(tier: str, source: str, text: str) -> ContextPart:
-    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source)
+    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source, tier)
                        + LINE_PREFIX_TOKENS * text.count("\n"))
 
 
@@ -131,7 +131,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                                           top_fits=window.start_line == 0)
     # the prompt labels the window with the file's path (`completion/prompt.py`); the
     # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
-    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR
+    remaining = budget - reserved - part_overhead(source, "window") - \
+        budget // ESTIMATE_MARGIN_DIVISOR
     window_range = (window.start_line, window.end_line)
 
     fillers = {}

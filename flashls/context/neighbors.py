@@ -45,11 +45,19 @@ class NeighborFile:
 LINE_PREFIX_TOKENS = 1  # the FIM prompt sends parts as comments: `# ` / `// ` per line
 
 
+# the label titles the FIM prompt puts before each part (`completion/prompt.py`
+# TIER_TITLES; a test keeps the two equal); "window": the current file's label
+LABEL_TITLES = {"neighbors": "from", "outline": "outline of", "recent": "recently edited in",
+                "window": ""}
+
+
 @lru_cache(maxsize=4096)
-def part_overhead(source: str) -> int:
-    """Tokens the prompt spends to label a part with its file (a comment line, as
-    `completion/prompt.py` renders it, with its longest title)."""
-    return estimate_tokens(f"// --- recently edited in {source} ---\n")
+def part_overhead(source: str, tier: str = "recent") -> int:
+    """Tokens the prompt spends to label a part of `tier` with its file (a comment
+    line, as `completion/prompt.py` renders it). The default, recent code's, is the
+    longest title."""
+    title = LABEL_TITLES.get(tier, LABEL_TITLES["recent"])
+    return estimate_tokens(f"// --- {title + ' ' if title else ''}{source} ---\n")
 
 
 def entry_cost(item) -> int:

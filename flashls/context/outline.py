@@ -29,6 +29,8 @@ from .tokens import estimate_tokens
 
 MAX_FULL_LINES = 10  # a body-less definition longer than this is cut with an elision
 MAX_HEADER_LINES = 8
+MAX_BRIEF_HEADER_LINES = 4  # brief form of a long signature: its first 3 lines, elided
+MAX_BRIEF_BODY_LINES = 4  # a body-less definition's brief form keeps 3 lines and an elision
 MIN_ENTRY_TOKENS = 2  # no entry is cheaper: selection stops when less is left
 MAX_MISSES = 48  # ...or after this many entries in a row did not fit  # a signature longer than this keeps its first lines only
 TRANSPARENT_KINDS = frozenset({"module"})  # namespaces don't count as a nesting level
@@ -126,9 +128,20 @@ def _brief(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container:
         else:
             at = len(head) - 1 - head[::-1].index(d.doc)
         head = head[:at] + head[at + 1:]
+    elision = f"{spec.line_comment} ..."
+    if not d.has_body and len(head) > MAX_BRIEF_BODY_LINES:
+        # a long constant or type alias: its name and first lines say what it is
+        head = head[:MAX_BRIEF_BODY_LINES - 1] + [_elision(spec, _body_indent(d, lines))]
     if not d.has_body or d.start == d.end:
         return head, tail
-    elision = f"{spec.line_comment} ..."
+    while len(head) > 1 and head[-1].strip().startswith(spec.line_comment) and \
+            head[-1].strip() != elision:
+        head = head[:-1]  # comments opening the body, read as part of the header
+    # a long parameter list keeps its first lines (decorators above the name are free)
+    keep = next((i for i, line in enumerate(head) if d.name and d.name in line), 0) + \
+        MAX_BRIEF_HEADER_LINES - 1
+    if len(head) > keep + 1:
+        head = head[:keep] + [_elision(spec, _body_indent(d, lines))]
     if container:
         return head, [line for line in tail if line.strip() != elision]
     closing = _closing(d, lines)

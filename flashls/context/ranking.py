@@ -51,9 +51,12 @@ USED = 0.35  # plain use, no other evidence (might be a local of the same name)
 LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
 RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
 UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
+PRIVATE = 0.25  # ...times this for its `_name` / dunder members (not called as `x._name`)
 IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
 STRONG = 30.0  # new evidence scoring above this (a name used in the anchor) changes a kept selection
 CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
+
+
 
 
 def _near(distance: int) -> float:
@@ -151,9 +154,11 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
                 _has_evidence(parent.name, ev):
             p = ev.uses.get(parent.name)
             return 100 * CONSTRUCTOR * _near(p.distance if p else FAR)
+        hidden = item.name[:1] == "_"  # dunders, private names: rarely called from outside
         if parent is not None and parent.name in ev.receiver_types:
             # a method of a type some receiver near the cursor has (`f: HelpFormatter`)
-            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name])
+            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name]) * \
+                (PRIVATE if hidden else 1.0)
         if module is not None and module.distance < FAR and item.level <= 1:
             # a module this file uses as `mod.X`: its other names may be next
             return 100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2
@@ -332,7 +337,8 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         need = closure(items, c.item, picked)
         if not need:
             continue
-        cost = sum(entry_cost(items[i]) for i in need) + (0 if picked else part_overhead(source))
+        cost = sum(entry_cost(items[i]) for i in need) + \
+            (0 if picked else part_overhead(source, "outline" if c.file < 0 else "neighbors"))
         if used + cost > budget:
             misses += 1
             continue
@@ -342,7 +348,7 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         if c.file < 0:
             outline_used += cost
     demand = _items_cost(outline_items, True) + sum(
-        _items_cost(f.analysis.items, False) + part_overhead(f.source) for f in files)
+        _items_cost(f.analysis.items, False) + part_overhead(f.source, "neighbors") for f in files)
     plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
                         demand, brief=True)
     keys = frozenset([_key(files, outline_items, Candidate(0.0, -1, i)) for i in chosen_outline]
