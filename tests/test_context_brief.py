@@ -68,3 +68,11 @@ def test_part_labels_are_counted_with_the_titles_the_prompt_sends():
     source = "pkg/module.py"
     assert part_overhead(source, "neighbors") < part_overhead(source, "recent")
     assert part_overhead(source) == part_overhead(source, "recent")  # the longest
+
+
+def test_a_long_c_typedef_keeps_the_line_that_names_it():
+    fields = "".join(f"    double m{i};\n" for i in range(8))
+    a = _analysis("c", "typedef struct {\n" + fields + "} Matrix;\n")
+    brief = render(a.items, set(range(len(a.items))), brief=True).splitlines()
+    assert brief[0] == "typedef struct {" and brief[-1] == "} Matrix;"
+    assert len(brief) == 5  # three lines, an elision, the naming line

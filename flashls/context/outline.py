@@ -130,8 +130,11 @@ def _brief(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container:
         head = head[:at] + head[at + 1:]
     elision = f"{spec.line_comment} ..."
     if not d.has_body and len(head) > MAX_BRIEF_BODY_LINES:
-        # a long constant or type alias: its name and first lines say what it is
-        head = head[:MAX_BRIEF_BODY_LINES - 1] + [_elision(spec, _body_indent(d, lines))]
+        # a long constant or type alias: its name and first lines say what it is (and
+        # its last line, where a C `typedef struct {...} Name;` names it)
+        kept = head[:MAX_BRIEF_BODY_LINES - 1]
+        named = any(d.name in line for line in kept)
+        head = kept + [_elision(spec, _body_indent(d, lines))] + ([] if named else head[-1:])
     if not d.has_body or d.start == d.end:
         return head, tail
     while len(head) > 1 and head[-1].strip().startswith(spec.line_comment) and \
