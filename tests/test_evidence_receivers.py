@@ -43,3 +43,28 @@ def test_public_methods_of_a_factory_made_receiver_come_before_private_ones(tmp_
     # `output.` may call next, not the forty `_helper_*` before them in the file
     assert "    def grid_expand(self, value: int) -> int:" in sent
     assert "    def add_column(self, value: int) -> int:" in sent
+
+
+def test_a_member_named_like_one_taken_from_another_file_waits(tmp_path):
+    from flashls.context.analysis import analyze
+    from flashls.context.languages import language_for
+    from flashls.context.neighbors import NeighborFile
+    from flashls.context.ranking import Candidate, _deferring_repeats
+
+    def neighbor(name: str, text: str, rank: int) -> NeighborFile:
+        return NeighborFile(name, name, analyze(language_for("", name), text, ("t", name)), rank)
+
+    a = neighbor("a.py", "class Jar:\n    def copy(self):\n        pass\n", 0)
+    b = neighbor("b.py", "class Request:\n    def copy(self):\n        pass\n"
+                 "    def prepare(self):\n        pass\n", 1)
+    copy_b = next(i for i, it in enumerate(b.analysis.items) if it.name == "copy")
+    prepare_b = next(i for i, it in enumerate(b.analysis.items) if it.name == "prepare")
+    order = [Candidate(80.0, 1, copy_b), Candidate(50.0, 1, prepare_b)]
+    taken = {"copy": 0}  # Jar.copy of a.py is in already
+    assert [c.item for c in _deferring_repeats(order, [a, b], taken)] == [prepare_b, copy_b]
+    # a receiver declared as a Request calls `.copy()`: that one does not wait
+    typed = [Candidate(80.0, 1, copy_b, typed=True), Candidate(50.0, 1, prepare_b)]
+    assert [c.item for c in _deferring_repeats(typed, [a, b], taken)] == [copy_b, prepare_b]
+    # the same name twice in one file (a base class and its override) does not wait
+    assert [c.item for c in _deferring_repeats(order, [a, b], {"copy": 1})] == \
+        [copy_b, prepare_b]

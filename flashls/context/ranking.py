@@ -75,6 +75,7 @@ class Candidate:
     score: float
     file: int  # index into the neighbor files; -1 for the current file's outline
     item: int
+    typed: bool = False  # a member a receiver declared with its container calls
 
 
 def _has_evidence(name: str, ev: Evidence) -> bool:
@@ -279,8 +280,11 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
         for i_index, item in enumerate(items):
             if item.kind == "import":
                 continue
-            cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
-                                                   typed_memo), f_index, i_index))
+            score = _neighbor_score(items, item, f, ev, merged, module, typed_memo)
+            use = ev.uses.get(item.name) if item.parent != -1 else None
+            typed = use is not None and use.attribute and \
+                items[item.parent].name in _typed(use, ev, typed_memo)
+            cands.append(Candidate(score, f_index, i_index, typed))
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))
@@ -326,7 +330,8 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
     used = 0
     outline_used = 0
     misses = 0
-    for c in order:
+    members: dict[str, int] = {}  # member name taken -> its file
+    for c in _deferring_repeats(order, files, members):
         if budget - used < 2 or misses > 64:
             break
         if c.file < 0:
@@ -347,6 +352,8 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         used += cost
         if c.file < 0:
             outline_used += cost
+        elif items[c.item].parent != -1:
+            members.setdefault(items[c.item].name, c.file)
     demand = _items_cost(outline_items, True) + sum(
         _items_cost(f.analysis.items, False) + part_overhead(f.source, "neighbors") for f in files)
     plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
@@ -355,6 +362,24 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
                      + [_key(files, outline_items, Candidate(0.0, f, i))
                         for f, picked in enumerate(chosen) for i in picked])
     return Selection(frozenset(chosen_outline), plan, outline_used, used, demand), keys
+
+
+def _deferring_repeats(order: Sequence[Candidate], files: Sequence[NeighborFile],
+                       members: dict[str, int]):
+    """`order`, but a neighbor member named like one already taken from another file
+    (`copy` of a cookie jar, of a request, of a dict type) goes after the rest, unless
+    a receiver declared with its class calls it: for an untyped `x.copy()` the first
+    says what the call looks like, the others repeat it. (Same-named members in one
+    file are usually a base class and its overrides, which belong together.)"""
+    later: list[Candidate] = []
+    for c in order:
+        if c.file >= 0 and not c.typed:
+            item = files[c.file].analysis.items[c.item]
+            if item.parent != -1 and members.get(item.name, c.file) != c.file:
+                later.append(c)
+                continue
+        yield c
+    yield from later
 
 
 _COSTS: dict[tuple[int, bool], tuple[object, int]] = {}
