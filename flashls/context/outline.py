@@ -198,13 +198,14 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
         head, tail = _render(spec, d, lines, container)
         head_t, head_cost = _finish(tuple(head))
         tail_t, tail_cost = _finish(tuple(tail))
-        short_head, short_tail = _brief(spec, d, lines, container, head, tail)
-        if short_head == head and short_tail == tail:
+        # from the redacted lines: the brief form only leaves lines out (or adds an
+        # elision), so it needs no redaction of its own
+        short_head, short_tail = _brief(spec, d, lines, container, list(head_t), list(tail_t))
+        if short_head == list(head_t) and short_tail == list(tail_t):
             brief = (head_t, tail_t, head_cost + tail_cost)
         else:
-            brief_head, brief_head_cost = _finish(tuple(short_head))
-            brief_tail, brief_tail_cost = _finish(tuple(short_tail))
-            brief = (brief_head, brief_tail, brief_head_cost + brief_tail_cost)
+            brief = (tuple(short_head), tuple(short_tail),
+                     _cost(tuple(short_head)) + _cost(tuple(short_tail)))
         parent_item = -1
         p = d.parent
         while p != -1 and p not in item_of:
@@ -216,6 +217,10 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
                           if d.doc_line != -1 else d.start, d.end, head_t, tail_t,
                           parent_item, head_cost + tail_cost, brief))
     return tuple(items)
+
+
+def _cost(lines: tuple[str, ...]) -> int:
+    return estimate_tokens("".join(line + "\n" for line in lines)) if lines else 0
 
 
 @lru_cache(maxsize=CHUNK_MEMO_SIZE)

@@ -281,9 +281,11 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
             if item.kind == "import":
                 continue
             score = _neighbor_score(items, item, f, ev, merged, module, typed_memo)
-            use = ev.uses.get(item.name) if item.parent != -1 else None
-            typed = use is not None and use.attribute and \
-                items[item.parent].name in _typed(use, ev, typed_memo)
+            typed = False
+            if item.parent != -1 and items[item.parent].name in ev.receiver_types:
+                use = ev.uses.get(item.name)
+                typed = use is not None and use.attribute and \
+                    items[item.parent].name in _typed(use, ev, typed_memo)
             cands.append(Candidate(score, f_index, i_index, typed))
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
