@@ -198,8 +198,10 @@ def measure_recall(budget: int) -> dict:
             full = assemble_context(pdoc, offset, budget_tokens=budget, workspace=ws)
             local = assemble_context(pdoc, offset, budget_tokens=budget)
             contexts = {
-                "flashls": full.prefix + full.suffix + "".join(p.text for p in full.parts),
-                "window+outline": local.prefix + local.suffix + "".join(
+                # parts start on a line of their own (the prompt puts each after a
+                # label line): the window's last line must not run into the first part's
+                "flashls": full.prefix + full.suffix + "\n" + "".join(p.text for p in full.parts),
+                "window+outline": local.prefix + local.suffix + "\n" + "".join(
                     p.text for p in local.parts),
                 "window only": _window_only(pdoc, offset, budget),
             }

@@ -103,7 +103,8 @@ def test_outline_excludes_the_window_and_elides_bodies():
     assert 'FOOD = "food"' in text  # class-level fields are signatures
     assert "    def label(self) -> str:" in text
     assert 'return f"{self.name} ({self.sku})"' not in text  # bodies are elided
-    assert "# ..." in text
+    # the completion context sends signatures alone: no elision lines, no docstrings
+    assert "# ..." not in text and '"""' not in text
 
 
 def long_python_file(methods: int = 60) -> str:

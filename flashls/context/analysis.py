@@ -273,7 +273,7 @@ def _add_identifiers(lines: Sequence[str], first: int, start: int, stop: int,
 def _place(chunk: _Chunk, offset: int, base: int) -> _Placed:
     new = tuple.__new__  # 3x cheaper than Item(...): placing runs per added line
     items = tuple(new(Item, (it[0], it[1], it[2], it[3] + offset, it[4] + offset, it[5],
-                             it[6], it[7] + base if it[7] != -1 else -1, it[8]))
+                             it[6], it[7] + base if it[7] != -1 else -1, it[8], it[9]))
                   for it in chunk.items)
     imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + offset, i.end + offset)
                     for i in chunk.imports)
@@ -837,7 +837,7 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
         tail_items = tuple(
             x if x[7] == -1 and not dr else
             new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
-                       x[7] + di if x[7] != -1 else -1, x[8]))
+                       x[7] + di if x[7] != -1 else -1, x[8], x[9]))
             for x in old_items[ia_f:])
     else:
         tail_items = old_items[ia_f:]

@@ -58,7 +58,7 @@ ESTIMATE_MARGIN_DIVISOR = 20  # 5 % of the budget left unused against estimate e
 
 
 def _part(tier: str, source: str, text: str) -> ContextPart:
-    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source)
+    return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source, tier)
                        + LINE_PREFIX_TOKENS * text.count("\n"))
 
 
@@ -128,7 +128,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
                                           top_fits=window.start_line == 0)
     # the prompt labels the window with the file's path (`completion/prompt.py`); the
     # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
-    remaining = budget - reserved - part_overhead(source) - budget // ESTIMATE_MARGIN_DIVISOR \
+    remaining = budget - reserved - part_overhead(source, "window") \
+        - budget // ESTIMATE_MARGIN_DIVISOR \
         - extra_estimate_margin(pdoc.spec, budget, window.prefix + window.suffix)
     window_range = (window.start_line, window.end_line)
 
@@ -210,7 +211,7 @@ def _parts(fills: dict[str, Fill], outline_source: str, outline_items) -> list[C
             parts.append(_part("neighbors", file.source, text))  # items are redacted
         if sel.outline:
             parts.append(_part("outline", outline_source,
-                               render(outline_items, set(sel.outline))))
+                               render(outline_items, set(sel.outline), brief=True)))
     if "recent" in fills:
         for s in sorted(fills["recent"].result, key=lambda s: (s.source, s.start)):
             parts.append(_part("recent", s.source, s.text))

@@ -48,11 +48,13 @@ def line_attributes(line: str) -> tuple[tuple[str, str], ...]:
 
 
 # Receivers whose type the text tells: annotations (`x: T`, `self.x: T`, `x: &mut T`),
-# constructions (`x = T(`, `x = new T(`, `x := &T{`, `x = pkg.T(`), Go declarations
+# constructions (`x = T(`, `x = new T(`, `x := &T{`, `x = pkg.T(`), factory calls on a
+# class (`x = Text.from_markup(`, `x = Table.grid(`), Go declarations
 # (`c *Command`, `var c Command`).
 _TYPED = re.compile(
     r"\b([a-z_]\w*)\s*:\s*(?:&\s*)?(?:mut\s+)?(?:Optional\[|[\"'])?(?:[a-z_]\w*\.)?([A-Z]\w*)"
-    r"|\b([a-z_]\w*)\s*(?::=|=)\s*(?:new\s+|&)?(?:[a-z_]\w*\.)?([A-Z]\w*)\s*[({]")
+    r"|\b([a-z_]\w*)\s*(?::=|=)\s*(?:new\s+|&)?(?:[a-z_]\w*\.)?([A-Z]\w*)"
+    r"(?:\.[a-z_]\w*)?\s*[({]")
 _GO_TYPED = re.compile(r"\b([A-Za-z_]\w*)\s+\*?(?:[a-z_]\w*\.)?([A-Z]\w*)\b")
 _NOT_VARS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
                        "package", "import", "struct", "interface", "map", "chan", "const"})

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -221,13 +221,13 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             if item.kind == "function" and c.score >= R.USED * 100 * 0.3 and \
                     called_on_values_only(item.name, ev, recv):
                 use = ev.uses[item.name]
-                c = R.Candidate(100 * R.LOOSE_MEMBER * R._near(use.distance)
-                                + R._freq(use.nodes), c.file, c.item)
+                c = replace(c, score=100 * R.LOOSE_MEMBER * R._near(use.distance)
+                                + R._freq(use.nodes))
             out.append(c)
             continue
         owner = receiver_type(item)
         score = method_score(item, owner, ev, recv, near_types)
-        out.append(c if score is None else R.Candidate(score, c.file, c.item))
+        out.append(c if score is None else replace(c, score=score))
     return out
 
 

@@ -13,6 +13,8 @@ neighbor files come first when not all of them fit (`order_files`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:
@@ -54,7 +56,6 @@ def common_pass(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evi
       REPEAT_SAME_FILE per better one in its file, REPEAT_OTHER_FILE per other file
       with a better one (ties: file order, as the final sort).
     Fill (scores below FILL_BELOW) is left as it is."""
-    from .ranking import Candidate
     own = _own_names(analysis)
     items_of = [f.analysis.items for f in files]
     stems = [_module_stem(f.path) for f in files] if own else []
@@ -77,7 +78,7 @@ def common_pass(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evi
         if near is not None and use is not None and use.distance == 0 and name not in near:
             factor *= OUT_OF_FOCUS
         if factor != 1.0:
-            c = out[k] = Candidate(c.score * factor, c.file, c.item)
+            c = out[k] = replace(c, score=c.score * factor)
             if c.score < FILL_BELOW:
                 continue
         groups.setdefault(name, []).append(k)
@@ -120,7 +121,6 @@ def _revisers() -> dict[str, Callable]:
 
 def _discount_repeats(cands: list, groups: dict[str, list[int]]) -> None:
     """In place: within each group (indices of candidates of one name), best first."""
-    from .ranking import Candidate
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -132,8 +132,8 @@ def _discount_repeats(cands: list, groups: dict[str, list[int]]) -> None:
             other = len(per_file) - (1 if same else 0)
             per_file[c.file] = same + 1
             if same or other:
-                cands[k] = Candidate(c.score * REPEAT_SAME_FILE ** same *
-                                     REPEAT_OTHER_FILE ** other, c.file, c.item)
+                cands[k] = replace(c, score=c.score * REPEAT_SAME_FILE ** same *
+                                     REPEAT_OTHER_FILE ** other)
 
 
 # -- which neighbor files first -----------------------------------------------------------

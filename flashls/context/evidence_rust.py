@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -278,12 +278,12 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         items = items_of[c.file]
         item = items[c.item]
         if item.kind == "module":
-            out.append(R.Candidate(c.score * MODULE_ITEM, c.file, c.item))
+            out.append(replace(c, score=c.score * MODULE_ITEM))
             continue
         if item.name in PRIMITIVES:  # nom's `fn u8(..)`: a plain `u8` is the type
             use = ev.uses.get(item.name)
             if use is None or not use.qualified:
-                out.append(R.Candidate(c.score * SHADOWED_BY_PRIMITIVE, c.file, c.item))
+                out.append(replace(c, score=c.score * SHADOWED_BY_PRIMITIVE))
                 continue
         if item.parent == -1 or item.kind == "import":
             out.append(c)
@@ -298,7 +298,7 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
                 out.append(c)
                 continue
             score = c.score * TRAIT_IMPL
-        out.append(R.Candidate(score, c.file, c.item))
+        out.append(replace(c, score=score))
     return out
 
 

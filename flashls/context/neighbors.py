@@ -48,16 +48,26 @@ class NeighborFile:
 LINE_PREFIX_TOKENS = 1  # the FIM prompt sends parts as comments: `# ` / `// ` per line
 
 
+# the label titles the FIM prompt puts before each part (`completion/prompt.py`
+# TIER_TITLES; a test keeps the two equal); "window": the current file's label
+LABEL_TITLES = {"neighbors": "from", "outline": "outline of", "recent": "recently edited in",
+                "window": ""}
+
+
 @lru_cache(maxsize=4096)
-def part_overhead(source: str) -> int:
-    """Tokens the prompt spends to label a part with its file (a comment line, as
-    `completion/prompt.py` renders it, with its longest title)."""
-    return estimate_tokens(f"// --- recently edited in {source} ---\n")
+def part_overhead(source: str, tier: str = "recent") -> int:
+    """Tokens the prompt spends to label a part of `tier` with its file (a comment
+    line, as `completion/prompt.py` renders it). The default, recent code's, is the
+    longest title."""
+    title = LABEL_TITLES.get(tier, LABEL_TITLES["recent"])
+    return estimate_tokens(f"// --- {title + ' ' if title else ''}{source} ---\n")
 
 
 def entry_cost(item) -> int:
-    """An outline item's cost as sent: its text plus the comment prefix of each line."""
-    return item.tokens + LINE_PREFIX_TOKENS * (len(item.lines) + len(item.tail))
+    """An outline item's cost as the completion context sends it (its brief form):
+    its text plus the comment prefix of each line."""
+    head, tail, tokens = item.brief
+    return tokens + LINE_PREFIX_TOKENS * (len(head) + len(tail))
 
 
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
@@ -197,6 +207,7 @@ class NeighborPlan:
     selected: tuple[frozenset[int], ...]
     used: int
     demand: int  # cost of everything that could be selected
+    brief: bool = False  # rendered in the items' brief forms (the completion context)
 
     def texts(self) -> list[tuple[NeighborFile, str]]:
         return list(self._texts)
@@ -206,7 +217,7 @@ class NeighborPlan:
         out = []
         for file, chosen in zip(self.files, self.selected):
             if chosen:
-                out.append((file, render(file.analysis.items, set(chosen))))
+                out.append((file, render(file.analysis.items, set(chosen), self.brief)))
         return tuple(out)
 
 

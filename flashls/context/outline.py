@@ -29,6 +29,8 @@ from .tokens import estimate_tokens
 
 MAX_FULL_LINES = 10  # a body-less definition longer than this is cut with an elision
 MAX_HEADER_LINES = 8
+MAX_BRIEF_HEADER_LINES = 4  # brief form of a long signature: its first 3 lines, elided
+MAX_BRIEF_BODY_LINES = 4  # a body-less definition's brief form keeps 3 lines and an elision
 MIN_ENTRY_TOKENS = 2  # no entry is cheaper: selection stops when less is left
 MAX_MISSES = 48  # ...or after this many entries in a row did not fit  # a signature longer than this keeps its first lines only
 TRANSPARENT_KINDS = frozenset({"module"})  # namespaces don't count as a nesting level
@@ -49,6 +51,9 @@ class Item(NamedTuple):
     tail: tuple[str, ...]  # rendered after the members (a container's closing line)
     parent: int  # index of the container item (absolute), -1 if none
     tokens: int  # estimated cost of lines + tail
+    # the brief form the completion context sends: (lines, tail, tokens) without the
+    # docstring and the elision lines (see `_brief`)
+    brief: tuple[tuple[str, ...], tuple[str, ...], int] = ((), (), 0)
 
 
 def _indent(line: str) -> str:
@@ -111,6 +116,45 @@ def _render(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container
     return head + list(_closing(d, lines)), []
 
 
+def _brief(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container: bool,
+           head: list[str], tail: list[str]) -> tuple[list[str], list[str]]:
+    """The signature lines alone: no docstring, no body elision, and a function's
+    closing line dropped with its body. A docstring's first line and the elisions cost
+    about as much as the signature itself; without them about twice as many
+    definitions fit the completion's budget (`benchmarks.real_context`)."""
+    if d.doc is not None and d.doc in head:
+        if d.doc_line < d.start:
+            at = head.index(d.doc)
+        else:
+            at = len(head) - 1 - head[::-1].index(d.doc)
+        head = head[:at] + head[at + 1:]
+    elision = f"{spec.line_comment} ..."
+    if not d.has_body and len(head) > MAX_BRIEF_BODY_LINES:
+        # a long constant or type alias: its name and first lines say what it is (and
+        # its last line, where a C `typedef struct {...} Name;` names it)
+        kept = head[:MAX_BRIEF_BODY_LINES - 1]
+        named = any(d.name in line for line in kept)
+        head = kept + [_elision(spec, _body_indent(d, lines))] + ([] if named else head[-1:])
+    if not d.has_body or d.start == d.end:
+        return head, tail
+    while len(head) > 1 and head[-1].strip().startswith(spec.line_comment) and \
+            head[-1].strip() != elision:
+        head = head[:-1]  # comments opening the body, read as part of the header
+    # a long parameter list keeps its first lines (decorators above the name are free)
+    keep = next((i for i, line in enumerate(head) if d.name and d.name in line), 0) + \
+        MAX_BRIEF_HEADER_LINES - 1
+    if len(head) > keep + 1:
+        head = head[:keep] + [_elision(spec, _body_indent(d, lines))]
+    if container:
+        return head, [line for line in tail if line.strip() != elision]
+    closing = _closing(d, lines)
+    if closing and d.end > d.header_end and head and head[-1] == closing[0]:
+        head = head[:-1]
+    if head and head[-1].strip() == elision:
+        head = head[:-1]
+    return head, tail
+
+
 def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definition],
                 imports: Sequence[ImportRef]) -> tuple[Item, ...]:
     """All outline items of a file (or chunk), in file order."""
@@ -123,7 +167,8 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
             continue  # function-local imports are not part of the outline
         seen_imports.add(span)
         shown, cost = _finish(tuple(lines[imp.start:imp.end + 1]))
-        items.append(Item("", "import", 0, imp.start, imp.end, shown, (), -1, cost))
+        items.append(Item("", "import", 0, imp.start, imp.end, shown, (), -1, cost,
+                          (shown, (), cost)))
     import_lines = {i for imp in imports for i in range(imp.start, imp.end + 1)}
 
     # levels: top-level definitions 1, members of a container 2 (namespaces are
@@ -153,6 +198,14 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
         head, tail = _render(spec, d, lines, container)
         head_t, head_cost = _finish(tuple(head))
         tail_t, tail_cost = _finish(tuple(tail))
+        # from the redacted lines: the brief form only leaves lines out (or adds an
+        # elision), so it needs no redaction of its own
+        short_head, short_tail = _brief(spec, d, lines, container, list(head_t), list(tail_t))
+        if short_head == list(head_t) and short_tail == list(tail_t):
+            brief = (head_t, tail_t, head_cost + tail_cost)
+        else:
+            brief = (tuple(short_head), tuple(short_tail),
+                     _cost(tuple(short_head)) + _cost(tuple(short_tail)))
         parent_item = -1
         p = d.parent
         while p != -1 and p not in item_of:
@@ -162,8 +215,12 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
         item_of[index] = len(items)
         items.append(Item(d.name, d.kind, level_of[index], min(d.start, d.doc_line)
                           if d.doc_line != -1 else d.start, d.end, head_t, tail_t,
-                          parent_item, head_cost + tail_cost))
+                          parent_item, head_cost + tail_cost, brief))
     return tuple(items)
+
+
+def _cost(lines: tuple[str, ...]) -> int:
+    return estimate_tokens("".join(line + "\n" for line in lines)) if lines else 0
 
 
 @lru_cache(maxsize=CHUNK_MEMO_SIZE)
@@ -176,8 +233,9 @@ def _finish(lines: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     return shown, estimate_tokens("".join(line + "\n" for line in shown))
 
 
-def render(items: tuple[Item, ...], selected: set[int]) -> str:
-    """The selected items in file order; members inside their container."""
+def render(items: tuple[Item, ...], selected: set[int], brief: bool = False) -> str:
+    """The selected items in file order; members inside their container. `brief`:
+    their brief forms (signature lines only, as the completion context sends them)."""
     out: list[str] = []
     children: dict[int, list[int]] = {}
     for index in sorted(selected):
@@ -187,10 +245,11 @@ def render(items: tuple[Item, ...], selected: set[int]) -> str:
 
     def emit(index: int) -> None:
         item = items[index]
-        out.extend(item.lines)
+        head, tail = (item.brief[0], item.brief[1]) if brief else (item.lines, item.tail)
+        out.extend(head)
         for child in children.get(index, ()):
             emit(child)
-        out.extend(item.tail)
+        out.extend(tail)
 
     for index in sorted(selected, key=lambda i: (items[i].start, i)):
         if items[index].parent == -1 or items[index].parent not in selected:

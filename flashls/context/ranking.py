@@ -45,7 +45,7 @@ QUALIFIED = 1.0  # `mod.Name` with `mod` bound by an import
 MERGED = 0.9  # plain use where the neighbor's names are in scope (Go package, C include)
 TYPED_MEMBER = 0.85  # `.method` on a receiver declared with its container's type
 MEMBER = 0.75  # `.method` of a container that has evidence
-LOCAL = 0.7  # a definition of the current file used near the cursor
+LOCAL = 0.4  # a definition of the current file used near the cursor
 IMPORT_STATEMENT = 0.5  # an import statement of the current file, by its names' uses
 CONSTRUCTOR = 0.5  # the constructor of a container that has evidence
 MODULE = 0.45  # an unused top-level name of a module used as `mod.X`
@@ -53,9 +53,12 @@ USED = 0.35  # plain use, no other evidence (might be a local of the same name)
 LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
 RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
 UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
+PRIVATE = 0.25  # ...times this for its `_name` / dunder members (not called as `x._name`)
 IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
 STRONG = 30.0  # new evidence scoring above this (a name used in the anchor) changes a kept selection
 CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
+
+
 
 
 def _near(distance: int) -> float:
@@ -74,6 +77,7 @@ class Candidate:
     score: float
     file: int  # index into the neighbor files; -1 for the current file's outline
     item: int
+    typed: bool = False  # a member a receiver declared with its container calls
 
 
 def _has_evidence(name: str, ev: Evidence) -> bool:
@@ -153,9 +157,11 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
                 _has_evidence(parent.name, ev):
             p = ev.uses.get(parent.name)
             return 100 * CONSTRUCTOR * _near(p.distance if p else FAR)
+        hidden = item.name[:1] == "_"  # dunders, private names: rarely called from outside
         if parent is not None and parent.name in ev.receiver_types:
             # a method of a type some receiver near the cursor has (`f: HelpFormatter`)
-            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name])
+            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name]) * \
+                (PRIVATE if hidden else 1.0)
         if module is not None and module.distance < FAR and item.level <= 1:
             # a module this file uses as `mod.X`: its other names may be next
             return 100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2
@@ -276,8 +282,13 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
         for i_index, item in enumerate(items):
             if item.kind == "import":
                 continue
-            cands.append(Candidate(_neighbor_score(items, item, f, ev, merged, module,
-                                                   typed_memo), f_index, i_index))
+            score = _neighbor_score(items, item, f, ev, merged, module, typed_memo)
+            typed = False
+            if item.parent != -1 and items[item.parent].name in ev.receiver_types:
+                use = ev.uses.get(item.name)
+                typed = use is not None and use.attribute and \
+                    items[item.parent].name in _typed(use, ev, typed_memo)
+            cands.append(Candidate(score, f_index, i_index, typed))
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
@@ -325,7 +336,8 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
     used = 0
     outline_used = 0
     misses = 0
-    for c in order:
+    members: dict[str, int] = {}  # member name taken -> its file
+    for c in _deferring_repeats(order, files, members):
         if budget - used < 2 or misses > 64:
             break
         if c.file < 0:
@@ -336,7 +348,8 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         need = closure(items, c.item, picked)
         if not need:
             continue
-        cost = sum(entry_cost(items[i]) for i in need) + (0 if picked else part_overhead(source))
+        cost = sum(entry_cost(items[i]) for i in need) + \
+            (0 if picked else part_overhead(source, "outline" if c.file < 0 else "neighbors"))
         if used + cost > budget:
             misses += 1
             continue
@@ -345,14 +358,34 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         used += cost
         if c.file < 0:
             outline_used += cost
+        elif items[c.item].parent != -1:
+            members.setdefault(items[c.item].name, c.file)
     demand = _items_cost(outline_items, True) + sum(
-        _items_cost(f.analysis.items, False) + part_overhead(f.source) for f in files)
+        _items_cost(f.analysis.items, False) + part_overhead(f.source, "neighbors") for f in files)
     plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
-                        demand)
+                        demand, brief=True)
     keys = frozenset([_key(files, outline_items, Candidate(0.0, -1, i)) for i in chosen_outline]
                      + [_key(files, outline_items, Candidate(0.0, f, i))
                         for f, picked in enumerate(chosen) for i in picked])
     return Selection(frozenset(chosen_outline), plan, outline_used, used, demand), keys
+
+
+def _deferring_repeats(order: Sequence[Candidate], files: Sequence[NeighborFile],
+                       members: dict[str, int]):
+    """`order`, but a neighbor member named like one already taken from another file
+    (`copy` of a cookie jar, of a request, of a dict type) goes after the rest, unless
+    a receiver declared with its class calls it: for an untyped `x.copy()` the first
+    says what the call looks like, the others repeat it. (Same-named members in one
+    file are usually a base class and its overrides, which belong together.)"""
+    later: list[Candidate] = []
+    for c in order:
+        if c.file >= 0 and not c.typed:
+            item = files[c.file].analysis.items[c.item]
+            if item.parent != -1 and members.get(item.name, c.file) != c.file:
+                later.append(c)
+                continue
+        yield c
+    yield from later
 
 
 _COSTS: dict[tuple[int, bool], tuple[object, int]] = {}
