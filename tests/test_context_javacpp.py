@@ -282,7 +282,7 @@ def test_cpp_estimates_count_the_tokens_of_long_all_caps_macro_names(tmp_path):
     pdoc = ParsedDocument.open(Document(path.as_uri(), user, "", 1), str(path))
     ctx = assemble_context(pdoc, len(user) // 2, budget_tokens=2048, workspace=ws)
     neighbor = next(p for p in ctx.parts if p.tier == "neighbors")
-    plain = estimate_tokens(neighbor.text) + part_overhead(neighbor.source) + \
+    plain = estimate_tokens(neighbor.text) + part_overhead(neighbor.source, neighbor.tier) + \
         neighbor.text.count("\n")
     assert neighbor.tokens == plain + macro_excess(spec, neighbor.text)
     window = estimate_tokens(ctx.prefix) + estimate_tokens(ctx.suffix)
