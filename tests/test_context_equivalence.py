@@ -209,8 +209,8 @@ def test_go_rust_evidence_memos_evicting_change_nothing(monkeypatch, rel):
     results, not state: evicting them on every request gives the same assembly."""
     from cachetools import LRUCache
     from flashls.context import evidence_go, evidence_lang, evidence_rust
-    monkeypatch.setattr(evidence_go, "_FACTS", LRUCache(maxsize=1))
-    monkeypatch.setattr(evidence_rust, "_FACTS", LRUCache(maxsize=1))
+    monkeypatch.setattr(evidence_go.file_facts, "cache", LRUCache(maxsize=1))
+    monkeypatch.setattr(evidence_rust.file_facts, "cache", LRUCache(maxsize=1))
     monkeypatch.setattr(evidence_lang, "NODE_MEMO_SIZE", 1)
     monkeypatch.setattr(evidence_lang, "NAMES_MEMO_SIZE", 1)
     name, _, inner = rel.partition("/")

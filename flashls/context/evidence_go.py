@@ -21,16 +21,13 @@ they change) and per line (the lines around the cursor).
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Sequence
 
-from cachetools import LRUCache
-
 from . import ranking as R
 from .evidence import Evidence
-from .memo import LINE_MEMO_SIZE
+from .memo import LINE_MEMO_SIZE, PerAnalysis
 from .neighbors import NeighborFile
 
 MAX_SCAN_ROWS = 800  # lines of the anchor read for declarations (a huge test table)
@@ -97,23 +94,6 @@ def receiver_type(item) -> str | None:
     return None
 
 
-FACTS_MEMO_SIZE = 512  # files (neighbors are cached per file stamp, so ids stay put)
-_FACTS: LRUCache = LRUCache(maxsize=FACTS_MEMO_SIZE)  # id(analysis) -> (analysis, facts)
-_LOCK = threading.Lock()
-
-
-def file_facts(analysis) -> FileFacts:
-    """Types, struct fields and function results of a file (memoized per analysis)."""
-    with _LOCK:
-        hit = _FACTS.get(id(analysis))
-    if hit is not None and hit[0] is analysis:
-        return hit[1]
-    facts = _compute_facts(analysis)
-    with _LOCK:
-        _FACTS[id(analysis)] = (analysis, facts)
-    return facts
-
-
 def _compute_facts(analysis) -> FileFacts:
     types: set[str] = set()
     fields: dict[str, set[str]] = {}
@@ -137,6 +117,10 @@ def _compute_facts(analysis) -> FileFacts:
 
 
 _MERGED: list = [None]  # [(neighbor analyses, FileFacts)]: the last neighbor set
+
+
+# types, struct fields and function results of a file, memoized per analysis
+file_facts: PerAnalysis[FileFacts] = PerAnalysis(_compute_facts)
 
 
 def merged_facts(files: Sequence[NeighborFile]) -> FileFacts:

@@ -18,16 +18,13 @@ Type facts of a file are memoized per analysis, declarations per line.
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Sequence
 
-from cachetools import LRUCache
-
 from . import ranking as R
 from .evidence import Evidence
-from .memo import LINE_MEMO_SIZE
+from .memo import LINE_MEMO_SIZE, PerAnalysis
 from .neighbors import NeighborFile
 
 MAX_SCAN_ROWS = 800
@@ -133,21 +130,7 @@ class FileFacts:
     trait_impls: frozenset[int]  # indices of `impl Trait for Type` items
 
 
-FACTS_MEMO_SIZE = 512  # files (neighbors are cached per file stamp, so ids stay put)
-_FACTS: LRUCache = LRUCache(maxsize=FACTS_MEMO_SIZE)  # id(analysis) -> (analysis, facts)
-_LOCK = threading.Lock()
 _TYPE_KINDS = frozenset({"struct", "enum", "trait", "type", "class", "interface"})
-
-
-def file_facts(analysis) -> FileFacts:
-    with _LOCK:
-        hit = _FACTS.get(id(analysis))
-    if hit is not None and hit[0] is analysis:
-        return hit[1]
-    facts = _compute_facts(analysis)
-    with _LOCK:
-        _FACTS[id(analysis)] = (analysis, facts)
-    return facts
 
 
 def _compute_facts(analysis) -> FileFacts:
@@ -178,6 +161,10 @@ def _compute_facts(analysis) -> FileFacts:
 
 
 _MERGED: list = [None]  # [(neighbor analyses, (fields, results))]: the last set
+
+
+# types, struct fields and function results of a file, memoized per analysis
+file_facts: PerAnalysis[FileFacts] = PerAnalysis(_compute_facts)
 
 
 def merged_facts(files: Sequence[NeighborFile]) -> tuple[dict, dict]:

@@ -10,16 +10,43 @@ minutes of work instead of creeping up for hours.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
+from typing import Callable, Generic, TypeVar
+
+from cachetools import LRUCache
 
 LINE_MEMO_SIZE = 16_384  # distinct lines remembered by each per-line memo
 CHUNK_MEMO_SIZE = 8_192  # runs of lines (rendered outline chunks)
 TEXT_MEMO_SIZE = 64  # whole texts (token estimates of assembled parts)
 
 IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+FILE_MEMO_SIZE = 512  # files (neighbors are cached per file stamp, so analyses stay put)
+
+V = TypeVar("V")
 
 
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def line_identifiers(line: str) -> frozenset[str]:
     """The distinct identifiers of a line."""
     return frozenset(IDENT.findall(line))
+
+
+class PerAnalysis(Generic[V]):
+    """`compute(analysis)` remembered per analysis object, bounded, thread-safe. Keyed
+    by id and checked by identity (an id is reused once its analysis is freed)."""
+
+    def __init__(self, compute: Callable[[object], V], maxsize: int = FILE_MEMO_SIZE) -> None:
+        self.compute = compute
+        self.cache: LRUCache = LRUCache(maxsize=maxsize)  # id -> (analysis, value)
+        self._lock = threading.Lock()
+
+    def __call__(self, analysis) -> V:
+        with self._lock:
+            hit = self.cache.get(id(analysis))
+        if hit is not None and hit[0] is analysis:
+            return hit[1]
+        value = self.compute(analysis)
+        with self._lock:
+            self.cache[id(analysis)] = (analysis, value)
+        return value
