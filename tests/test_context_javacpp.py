@@ -266,7 +266,7 @@ def test_java_names_used_next_to_the_cursor_come_before_those_used_far_in_the_an
 
 def test_cpp_estimates_count_the_tokens_of_long_all_caps_macro_names(tmp_path):
     from flashls.context.evidence_c import macro_excess
-    from flashls.context.neighbors import part_overhead
+    from flashls.context.neighbors import part_overhead, prefix_tokens
     from flashls.context.tokens import estimate_tokens
     spec = language_for("", "x.h")
     assert macro_excess(spec, "#define RAPIDJSON_LITTLEENDIAN 1\n") > 0
@@ -283,7 +283,7 @@ def test_cpp_estimates_count_the_tokens_of_long_all_caps_macro_names(tmp_path):
     ctx = assemble_context(pdoc, len(user) // 2, budget_tokens=2048, workspace=ws)
     neighbor = next(p for p in ctx.parts if p.tier == "neighbors")
     plain = estimate_tokens(neighbor.text) + part_overhead(neighbor.source, neighbor.tier) + \
-        neighbor.text.count("\n")
+        prefix_tokens(neighbor.text)
     assert neighbor.tokens == plain + macro_excess(spec, neighbor.text)
     window = estimate_tokens(ctx.prefix) + estimate_tokens(ctx.suffix)
     assert ctx.tokens == sum(p.tokens for p in ctx.parts) + window + \

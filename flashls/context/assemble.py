@@ -20,7 +20,7 @@ from .background import analysis_ready
 from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
 from .local_parse import current_analysis, tree_near
 from .budget import Fill, share_out, window_cap, window_reservation
-from .neighbors import LINE_PREFIX_TOKENS, neighbor_files, part_overhead
+from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
@@ -59,7 +59,7 @@ ESTIMATE_MARGIN_DIVISOR = 20  # 5 % of the budget left unused against estimate e
 
 def _part(tier: str, source: str, text: str) -> ContextPart:
     return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source, tier)
-                       + LINE_PREFIX_TOKENS * text.count("\n"))
+                       + prefix_tokens(text))
 
 
 def _current_analysis(pdoc: ParsedDocument) -> Analysis | None:
@@ -188,7 +188,7 @@ def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,
 
 
 def _recent_filler(snippets: list[Snippet]):
-    overheads = [part_overhead(s.source) + LINE_PREFIX_TOKENS * s.text.count("\n")
+    overheads = [part_overhead(s.source) + prefix_tokens(s.text)
                  for s in snippets]
     demand = sum(s.tokens + o for s, o in zip(snippets, overheads))
 

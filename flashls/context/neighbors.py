@@ -10,6 +10,7 @@ so the text of a file only changes when its selection does.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -46,6 +47,21 @@ class NeighborFile:
 
 
 LINE_PREFIX_TOKENS = 1  # the FIM prompt sends parts as comments: `# ` / `// ` per line
+# ... but a line that starts with punctuation loses its merge with what follows: DeepSeek's
+# tokenizer reads `#define`, `@Override`, `<div>` or `(x)` as one piece, and `// #define`
+# as three (measured: 2 tokens of prefix instead of 1). Closers merge either way.
+_PUNCT_START = re.compile(r"^[!-(*-/:-@\[\\^`{|~]", re.M)
+
+
+def prefix_tokens(text: str) -> int:
+    """What the comment prefixes of `text`'s newline-terminated lines cost."""
+    return LINE_PREFIX_TOKENS * text.count("\n") + len(_PUNCT_START.findall(text))
+
+
+def lines_prefix_tokens(lines) -> int:
+    """`prefix_tokens` of these lines (each one line, without its newline)."""
+    return LINE_PREFIX_TOKENS * len(lines) + sum(
+        1 for line in lines if _PUNCT_START.match(line))
 
 
 # the label titles the FIM prompt puts before each part (`completion/prompt.py`
@@ -67,7 +83,7 @@ def entry_cost(item) -> int:
     """An outline item's cost as the completion context sends it (its brief form):
     its text plus the comment prefix of each line."""
     head, tail, tokens = item.brief
-    return tokens + LINE_PREFIX_TOKENS * (len(head) + len(tail))
+    return tokens + lines_prefix_tokens(head) + lines_prefix_tokens(tail)
 
 
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
