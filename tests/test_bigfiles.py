@@ -40,10 +40,10 @@ def _summary(ctx) -> tuple:
             ctx.window_start_line)
 
 
-def _fresh_context(text: str, offset: int) -> tuple:
+def _fresh_context(text: str, offset: int, uri: str = URI) -> tuple:
     """The context of a document opened with `text` and analyzed on the spot."""
     analysis.clear()
-    fresh = ParsedDocument.open(Document(URI, text, "python", 99), URI)
+    fresh = ParsedDocument.open(Document(uri, text, "python", 99), uri)
     return _summary(assemble_context(fresh, offset, budget_tokens=3000))
 
 

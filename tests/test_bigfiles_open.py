@@ -22,6 +22,7 @@ from flashls.lsp.server import create_server, foreground_kind
 from flashls.lsp.stdio import LoopStdin
 from flashls.lsp.warmup import warm_up
 from tests.fake_deepseek import FakeDeepSeek, Reply
+from tests.test_bigfiles import _fresh_context as fresh_context, _summary
 
 URI = "file:///work/huge.py"
 
@@ -46,15 +47,8 @@ def _clean():
     analysis.clear()
 
 
-def _summary(ctx) -> tuple:
-    return (tuple((p.tier, p.source, p.text) for p in ctx.parts), ctx.prefix, ctx.suffix,
-            ctx.window_start_line)
-
-
 def _fresh_context(text: str, offset: int) -> tuple:
-    analysis.clear()
-    fresh = ParsedDocument.open(Document(URI, text, "python", 99), URI)
-    return _summary(assemble_context(fresh, offset, budget_tokens=3000))
+    return fresh_context(text, offset, URI)
 
 
 def _background_doc(text: str) -> ParsedDocument:
