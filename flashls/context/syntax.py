@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 from tree_sitter import Parser, Tree
 
@@ -78,29 +78,17 @@ class SyntaxState:
             return
         edits = self.edits
         parser = self.spec.parser()
-        deadline = [0.0]
 
-        def progress(offset: int, has_error: bool) -> bool:
-            return time.perf_counter() > deadline[0]
+        def superseded() -> bool:
+            return self.edits != edits or self.tree is not old or not self.dirty
 
-        def read(offset: int, point: tuple[int, int]) -> bytes:
-            return source[offset:offset + _READ_BYTES]
+        def between(read) -> None:  # a request meanwhile finishes this parse
+            self.halted = None if read is None else (parser, old, edits, read)
 
         try:
-            while True:
-                deadline[0] = time.perf_counter() + slice_s
-                try:
-                    tree = parser.parse(read, old, progress_callback=progress)
-                except ValueError:  # halted by `progress`: resumed by the next call
-                    tree = None
-                if self.edits != edits or self.tree is not old or not self.dirty:
-                    return
-                if tree is not None:
-                    break
-                # a request meanwhile finishes this parse instead of starting over
-                self.halted = (parser, old, edits, read)
-                yield
-                self.halted = None
+            tree = yield from _sliced_parse(parser, source, old, slice_s, superseded, between)
+            if tree is None:
+                return
             self.tree = parser.parse(source, tree)  # holds the bytes (see parse_steps)
             self.dirty = False
             self.incremental_parses += 1
@@ -114,26 +102,14 @@ class SyntaxState:
         replacements = self.replacements
         self.pending = []
         parser = self.spec.parser()  # its own: a halted parse resumes on the next call
-        deadline = [0.0]
 
-        def progress(offset: int, has_error: bool) -> bool:
-            return time.perf_counter() > deadline[0]
-
-        def read(offset: int, point: tuple[int, int]) -> bytes:
-            return source[offset:offset + _READ_BYTES]
+        def superseded() -> bool:
+            return self.replacements != replacements or self.tree is not None
 
         try:
-            while True:
-                deadline[0] = time.perf_counter() + slice_s
-                try:
-                    tree = parser.parse(read, progress_callback=progress)
-                except ValueError:  # halted by `progress`: resumed by the next call
-                    tree = None
-                if self.replacements != replacements or self.tree is not None:
-                    return
-                if tree is not None:
-                    break
-                yield
+            tree = yield from _sliced_parse(parser, source, None, slice_s, superseded)
+            if tree is None:
+                return
             # a tree parsed through a read callback reads node texts back through it
             # (slow); an incremental reparse of the same bytes (~2 ms) holds them
             tree = parser.parse(source, tree)
@@ -247,3 +223,38 @@ class ParsedDocument:
         self.doc.replace_all(text)
         if self.syntax:  # a full replacement shares nothing worth reusing
             self.syntax.replace()
+
+
+def _sliced_parse(parser, source: bytes, old: Tree | None, slice_s: float,
+                  superseded: Callable[[], bool],
+                  between: Callable[[object], None] | None = None
+                  ) -> Generator[None, None, Tree | None]:
+    """`parser.parse(source, old)` through a read callback, halted every `slice_s`
+    seconds and resumed after a yield (py-tree-sitter holds the GIL while it parses).
+    None as soon as `superseded()` says the result is no longer wanted. `between` is
+    told the read callback while halted (None when resuming), so that a request can
+    finish the parse itself."""
+    deadline = [0.0]
+
+    def progress(offset: int, has_error: bool) -> bool:
+        return time.perf_counter() > deadline[0]
+
+    def read(offset: int, point: tuple[int, int]) -> bytes:
+        return source[offset:offset + _READ_BYTES]
+
+    while True:
+        deadline[0] = time.perf_counter() + slice_s
+        try:
+            tree = parser.parse(read, progress_callback=progress) if old is None else \
+                parser.parse(read, old, progress_callback=progress)
+        except ValueError:  # halted by `progress`: resumed by the next call
+            tree = None
+        if superseded():
+            return None
+        if tree is not None:
+            return tree
+        if between is not None:
+            between(read)
+        yield
+        if between is not None:
+            between(None)
