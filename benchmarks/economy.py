@@ -164,9 +164,7 @@ async def replay(variant: str, tasks: list[Task], *, scale: float, seed: int,
         engine = build_engine(client, settings=lambda: settings, documents=docs,
                               roots=lambda: roots,
                               path_of=lambda uri: Path(uri[7:]).name)
-        engine.debouncer = Debouncer(avg_gap_ms=140 * scale, min_ms=MIN_MS * scale,
-                                     max_ms=MAX_MS * scale,
-                                     ignore_gap_ms=IGNORE_GAP_MS * scale)
+        engine.debouncer = scaled_debouncer(scale)
     rng = random.Random(seed)
     counters = Counters()
     try:
@@ -177,17 +175,29 @@ async def replay(variant: str, tasks: list[Task], *, scale: float, seed: int,
     finally:
         await client.aclose()
         fake.stop()
+    tally_usage(counters, fake.completion_requests())
+    return counters
+
+
+
+def scaled_debouncer(scale: float) -> Debouncer:
+    """The server's adaptive debounce with every delay scaled like the typist's."""
+    return Debouncer(avg_gap_ms=140 * scale, min_ms=MIN_MS * scale, max_ms=MAX_MS * scale,
+                     ignore_gap_ms=IGNORE_GAP_MS * scale)
+
+
+def tally_usage(counters: Counters, requests) -> None:
+    """Add the fake's usage of `requests` to `counters`; "warm" leaves out each task's
+    first request (the consecutive requests in one file)."""
     firsts = set(counters.task_starts)
-    for index, req in enumerate(fake.completion_requests()):
+    for index, req in enumerate(requests):
         counters.requests += 1
         counters.hit_tokens += req.usage.get("prompt_cache_hit_tokens", 0)
         counters.prompt_tokens += req.usage.get("prompt_tokens", 0)
         counters.output_tokens += req.usage.get("completion_tokens", 0)
-        if index not in firsts:  # consecutive requests in one file
+        if index not in firsts:
             counters.warm_hit_tokens += req.usage.get("prompt_cache_hit_tokens", 0)
             counters.warm_prompt_tokens += req.usage.get("prompt_tokens", 0)
-    return counters
-
 
 async def type_task(engine: CompletionEngine, docs: dict, task: Task, rng: random.Random,
                     scale: float, c: Counters) -> None:

@@ -28,16 +28,15 @@ import sys
 import zlib
 from pathlib import Path
 
-from benchmarks.economy import Counters, Task, make_responder, summarize, type_task
+from benchmarks.economy import (Counters, Task, make_responder, scaled_debouncer, summarize,
+                               tally_usage, type_task)
 from benchmarks.real_context import BASELINE_COMMIT, load_baseline
 from benchmarks.real_context_sources import available
-from flashls.completion.debounce import IGNORE_GAP_MS, MAX_MS, MIN_MS, Debouncer
 from flashls.completion.factory import WorkspaceContext, build_engine
 from flashls.context.analysis import analyze
 from flashls.context.languages import language_for
-from flashls.context.workspace import Workspace
 from flashls.model.deepseek import DeepSeekClient
-from flashls.settings import DEFAULT_EXCLUDE, Settings
+from flashls.settings import Settings
 from tests.fake_deepseek import FakeDeepSeek
 
 MODEL_LATENCY_MS = 150
@@ -133,24 +132,14 @@ async def replay(variant: str, tasks: list[tuple[Task, Path]], *, scale: float, 
                 ctx = BeforeContext(lambda: settings, docs, lambda: ws_root)
                 ctx.before = before
                 engine.context = ctx
-            engine.debouncer = Debouncer(avg_gap_ms=140 * scale, min_ms=MIN_MS * scale,
-                                         max_ms=MAX_MS * scale,
-                                         ignore_gap_ms=IGNORE_GAP_MS * scale)
+            engine.debouncer = scaled_debouncer(scale)
             counters.task_starts.append(len(fake.completion_requests()))
             await type_task(engine, docs, task, rng, scale, counters)
         await asyncio.sleep(0.2)
     finally:
         await client.aclose()
         fake.stop()
-    firsts = set(counters.task_starts)
-    for index, req in enumerate(fake.completion_requests()):
-        counters.requests += 1
-        counters.hit_tokens += req.usage.get("prompt_cache_hit_tokens", 0)
-        counters.prompt_tokens += req.usage.get("prompt_tokens", 0)
-        counters.output_tokens += req.usage.get("completion_tokens", 0)
-        if index not in firsts:
-            counters.warm_hit_tokens += req.usage.get("prompt_cache_hit_tokens", 0)
-            counters.warm_prompt_tokens += req.usage.get("prompt_tokens", 0)
+    tally_usage(counters, fake.completion_requests())
     return counters
 
 
