@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.bigfiles import synthetic_python
 from flashls.context import analysis, bigfile_fastpath, ident_counts, local_parse, rank_memo, \
-    ranking, syntax
+    ranking, syntax, window
 from flashls.context.assemble import assemble_context, prepare_document
 from flashls.context.document import Document
 from flashls.context.neighbors import entry_cost
@@ -112,6 +112,8 @@ def test_incremental_counts_splices_and_demand_equal_a_fresh_computation(
         assert all(got.ident_counts.get(k) == v and k in got.ident_counts
                    for k, v in counts.items())
         assert got.ident_counts.get("no_such_name") is None
+        assert list(got.top_starts) == sorted(got.top_starts)  # `window.anchors` bisects
+        assert local_parse.document_lines(pdoc) == pdoc.doc.text.split("\n")
         if not local_parse.provisional(pdoc):
             assert counts == _counts_from_nodes(want)
         # what the splice says it kept is kept (the tail moved by whole lines only)
@@ -142,6 +144,31 @@ def test_an_enter_reports_every_following_item_as_kept():
     p, q = bigfile_fastpath.splice_ends(before, after)
     assert len(after) - p - q <= 6 and q > 30  # the edited region: a few functions
     assert after[-1].start == before[-1].start + 1  # moved, yet counted as kept
+
+
+def _all_anchors(cursor_line: int, starts) -> list[int]:
+    """`window.anchors` as it was: every cell of the file from the first line."""
+    firsts: dict[int, int] = {}
+    for start in starts:
+        if 0 <= start <= cursor_line:
+            cell = start // window.GRID
+            if cell not in firsts or start < firsts[cell]:
+                firsts[cell] = start
+    out = sorted({c * window.GRID for c in range(cursor_line // window.GRID + 1)}
+                 | set(firsts.values()))
+    return [a for a in out if a <= cursor_line] + ([cursor_line] if cursor_line not in out
+                                                   else [])
+
+
+@given(st.lists(st.integers(0, 400), max_size=60), st.integers(0, 420), st.integers(0, 420))
+@example([33, 40], 60, 35)  # a cell's first definition lies above the earliest line
+def test_window_anchors_from_the_earliest_line_are_those_of_the_whole_file(starts, cursor,
+                                                                             earliest):
+    starts = sorted(starts)
+    earliest = min(earliest, cursor)
+    want = [a for a in _all_anchors(cursor, starts) if a >= earliest]
+    assert window.anchors(cursor, starts, earliest) == want
+    assert window.anchors(cursor, tuple(starts)) == _all_anchors(cursor, starts)
 
 
 def test_counts_never_change_the_version_they_came_from():

@@ -1000,6 +1000,15 @@ def syntax_errors(state_key: Hashable, source: bytes) -> int | None:
     return len(state.errors)
 
 
+def analyzed_lines(state_key: Hashable, source: bytes) -> list[str] | None:
+    """`split_lines` of the text whose UTF-8 is `source`, when that is the document's
+    last analyzed version (the analysis keeps them; splitting a big text again costs
+    milliseconds per request). The list must not be changed."""
+    with _LOCK:
+        state = _STATES.get(state_key)
+    return state.lines if state is not None and state.source is source else None
+
+
 def has_state(state_key: Hashable) -> bool:
     """Whether a version of this document was analyzed: the next one then costs its
     edit, not the file (see `_analyze_incremental`)."""
