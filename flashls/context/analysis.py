@@ -828,7 +828,10 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
         new_at.extend([x + d for x in tail] if d else tail)
     new = tuple.__new__
     old_items = old.items
-    if dr or di:
+    if dr and not di:  # an Enter: every following item moves, none changes its parent
+        tail_items = tuple([new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
+                                       x[7], x[8], x[9])) for x in old_items[ia_f:]])
+    elif dr or di:
         tail_items = tuple(
             x if x[7] == -1 and not dr else
             new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
@@ -839,8 +842,8 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
     if dr:
         tail_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + dr, i.end + dr)
                              for i in old.imports[im_f:])
-        tail_tops = tuple(x + dr for x in old.top_starts[it_f:])
-        tail_usages = tuple((f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:])
+        tail_tops = tuple([x + dr for x in old.top_starts[it_f:]])
+        tail_usages = tuple([(f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:]])
     else:
         tail_imports = old.imports[im_f:]
         tail_tops = old.top_starts[it_f:]
