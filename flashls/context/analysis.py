@@ -17,11 +17,14 @@ import bisect
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Hashable, Iterator, NamedTuple, Sequence
+from typing import (Any, Callable, Generator, Hashable, Iterator, Mapping, NamedTuple,
+                    Sequence)
 
 from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
 
+from .bigfile_fastpath import note_splice
+from .ident_counts import updated
 from .languages import LanguageSpec
 from .memo import line_identifiers
 from .outline import Item, build_items, outline_levels, remember_levels
@@ -67,7 +70,7 @@ class Analysis:
     # (first line, last line, identifiers, identifier -> relative rows) per top-level node
     usages: tuple[tuple[int, int, frozenset[str], dict[str, tuple[int, ...]]], ...] = ()
     # identifier -> how many of `usages` use it (kept incrementally between versions)
-    ident_counts: dict[str, int] | None = field(default=None, compare=False, repr=False)
+    ident_counts: Mapping[str, int] | None = field(default=None, compare=False, repr=False)
 
     def usage_distances(self, names: set[str], cursor_line: int, far: int) -> dict[str, int]:
         """Nearest use of each of `names` to the cursor line; uses on import lines
@@ -300,7 +303,7 @@ class _State:
     source: bytes
     lines: list[str]
     recs: list[_NodeRec]
-    ident_counts: dict[str, int]  # identifier -> how many nodes use it
+    ident_counts: Mapping[str, int]  # identifier -> how many nodes use it (`ident_counts`)
     analysis: Analysis  # of this version
     # per node, how many items, imports, top-level starts and usages the nodes before
     # it contribute (len(recs) + 1 entries each): where a node's share of each starts
@@ -771,17 +774,9 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
         new_recs.extend(recs[f:])
     else:
         new_recs.extend(recs[first_after:])
-    counts = dict(state.ident_counts)
-    for rec in recs[n_before:first_after]:
-        for name in rec.chunk.ident_set:
-            left = counts[name] - 1
-            if left:
-                counts[name] = left
-            else:
-                del counts[name]
-    for rec in new_recs[n_before:n_before + n_mid_recs]:
-        for name in rec.chunk.ident_set:
-            counts[name] = counts.get(name, 0) + 1
+    counts = updated(state.ident_counts,
+                     (rec.chunk.ident_set for rec in recs[n_before:first_after]),
+                     (rec.chunk.ident_set for rec in new_recs[n_before:n_before + n_mid_recs]))
     result, new_state = _splice(spec, state, source, lines, new_recs, counts, n_before,
                                 first_after, n_mid_recs, delta_rows)
     new_state.rec_from = rec_from
@@ -790,7 +785,7 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
 
 
 def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
-            new_recs: list[_NodeRec], counts: dict[str, int], n_before: int,
+            new_recs: list[_NodeRec], counts: Mapping[str, int], n_before: int,
             first_after: int, n_mid: int, dr: int) -> tuple[Analysis, _State]:
     """The new analysis from the old one: the items (imports, top-level starts, usages,
     outline levels) of the nodes before the edit are kept as they are, the edited
@@ -833,7 +828,10 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
         new_at.extend([x + d for x in tail] if d else tail)
     new = tuple.__new__
     old_items = old.items
-    if dr or di:
+    if dr and not di:  # an Enter: every following item moves, none changes its parent
+        tail_items = tuple([new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
+                                       x[7], x[8], x[9])) for x in old_items[ia_f:]])
+    elif dr or di:
         tail_items = tuple(
             x if x[7] == -1 and not dr else
             new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
@@ -844,13 +842,14 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
     if dr:
         tail_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + dr, i.end + dr)
                              for i in old.imports[im_f:])
-        tail_tops = tuple(x + dr for x in old.top_starts[it_f:])
-        tail_usages = tuple((f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:])
+        tail_tops = tuple([x + dr for x in old.top_starts[it_f:]])
+        tail_usages = tuple([(f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:]])
     else:
         tail_imports = old.imports[im_f:]
         tail_tops = old.top_starts[it_f:]
         tail_usages = old.usages[iu_f:]
     items = old_items[:ib] + tuple(mid_items) + tail_items
+    note_splice(old_items, items, ib, len(old_items) - ia_f)  # the ranking's demand
     imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
     top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
     usages = old.usages[:ub] + tuple(mid_usages) + tail_usages
@@ -1002,6 +1001,15 @@ def syntax_errors(state_key: Hashable, source: bytes) -> int | None:
     if state is None or state.source is not source or state.root_error:
         return None
     return len(state.errors)
+
+
+def analyzed_lines(state_key: Hashable, source: bytes) -> list[str] | None:
+    """`split_lines` of the text whose UTF-8 is `source`, when that is the document's
+    last analyzed version (the analysis keeps them; splitting a big text again costs
+    milliseconds per request). The list must not be changed."""
+    with _LOCK:
+        state = _STATES.get(state_key)
+    return state.lines if state is not None and state.source is source else None
 
 
 def has_state(state_key: Hashable) -> bool:

@@ -162,6 +162,10 @@ class Document:
         start, end = self.line_span(line)
         return self.text[start:end]
 
+    def known_bytes(self) -> bytes | None:
+        """`source_bytes` if they were made already (None: encoding them would cost)."""
+        return self._bytes
+
     @property
     def source_bytes(self) -> bytes:
         if self._bytes is None:

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Point, Range, Tree
 
-from .analysis import Analysis, analyze, analyze_region, has_provisional, syntax_errors
+from .analysis import (Analysis, analyze, analyze_region, analyzed_lines, has_provisional,
+                       syntax_errors)
 from .background import analysis_ready, document_key
+from .symbols import split_lines
 from .syntax import ParsedDocument
 
 # a region larger than this (edits spread over the file, or a node swallowing much of
@@ -116,3 +118,11 @@ def has_error(pdoc: ParsedDocument) -> bool:
                 return errors > 0 or region.tree.root_node.has_error
     tree = pdoc.tree()
     return tree is not None and tree.root_node.has_error
+
+
+def document_lines(pdoc: ParsedDocument) -> list[str]:
+    """`split_lines(pdoc.doc.text)`, from the analysis of this very version when there
+    is one (read-only)."""
+    known = pdoc.doc.known_bytes()
+    lines = analyzed_lines(pdoc.doc.uri, known) if known is not None else None
+    return lines if lines is not None else split_lines(pdoc.doc.text)

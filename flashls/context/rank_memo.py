@@ -39,6 +39,7 @@ from typing import Sequence
 
 from cachetools import LRUCache
 
+from .bigfile_fastpath import splice_ends, typed_anchor
 from .evidence import anchor_range
 from .evidence_c import NAMESPACE_KINDS, anchor_items, unanchored_key
 from .memo import line_identifiers
@@ -191,7 +192,7 @@ def _prime_demand(doc: _Doc, items: Sequence[Item]) -> None:
         return
     old, cost = doc.demand
     n, m = len(old), len(items)
-    p, q = _common_ends(tuple(old), tuple(items))
+    p, q = splice_ends(old, items) or _common_ends(tuple(old), tuple(items))  # warm
     cost += sum(entry_cost(it) for it in items[p:m - q]) - \
         sum(entry_cost(it) for it in old[p:n - q])
     ranking._remember_cost(items, True, cost)
@@ -290,6 +291,7 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
         if doc is None:
             doc = _DOCS[doc_key] = _Doc(OrderedDict())
     anchors = doc.anchors
+    anchor = typed_anchor(anchor, anchors, typing_line)  # warm: bigfile_fastpath
     last_key = next(reversed(anchors)) if anchors else "-"
     last = anchors.get(last_key) if anchors else None
     store_key = anchor.key

@@ -53,19 +53,24 @@ def _quantize_up(value: int, quantum: int) -> int:
     return int(math.ceil(value / quantum) * quantum) if quantum > 0 else value
 
 
-def anchors(cursor_line: int, top_level_starts: Sequence[int]) -> list[int]:
-    """Candidate window starts at or before the cursor line, ascending: each cell's
-    first line, and the first top-level definition starting in the cell."""
+def anchors(cursor_line: int, top_level_starts: Sequence[int], earliest: int = 0) -> list[int]:
+    """Candidate window starts from `earliest` to the cursor line, ascending: each
+    cell's first line, and the first top-level definition starting in the cell
+    (`top_level_starts` ascending). Only the cells from `earliest`'s on are looked at:
+    the window never reaches above it (a big file has thousands of cells)."""
+    first_cell = max(0, earliest) // GRID
+    lo = bisect.bisect_left(top_level_starts, first_cell * GRID)
+    hi = bisect.bisect_right(top_level_starts, cursor_line)
     firsts: dict[int, int] = {}
-    for start in top_level_starts:
+    for start in top_level_starts[lo:hi]:
         if 0 <= start <= cursor_line:
             cell = start // GRID
             if cell not in firsts or start < firsts[cell]:
                 firsts[cell] = start
-    cells = range(cursor_line // GRID + 1)
+    cells = range(first_cell, cursor_line // GRID + 1)
     out = sorted({cell * GRID for cell in cells} | set(firsts.values()))
-    return [a for a in out if a <= cursor_line] + ([cursor_line] if cursor_line not in out
-                                                   else [])
+    return [a for a in out if earliest <= a <= cursor_line] + (
+        [cursor_line] if cursor_line not in out else [])
 
 
 def _header_block(spec: LanguageSpec, lines: Sequence[str], scopes: Sequence[tuple[int, int]],
@@ -205,7 +210,7 @@ def _prefix_start(spec: LanguageSpec | None, lines: Sequence[str], cursor_line: 
         row -= 1
         cost_from[row] = used
     earliest = row
-    candidates = anchors(cursor_line, top_level_starts)
+    candidates = anchors(cursor_line, top_level_starts, earliest)
     for anchor in candidates[bisect.bisect_left(candidates, earliest):]:
         if spec is None or not scopes:
             return anchor, [], []
