@@ -152,6 +152,26 @@ def test_go_package_files_defining_used_names_are_kept_when_the_package_is_large
     assert len(got) == MAX_NEIGHBOR_FILES and "zz_format.go" in got
 
 
+def test_go_each_constant_of_a_const_block_is_a_definition(tmp_path):
+    """`const ( A = ..; B = .. )` is two definitions, each with its own line (as one
+    block it was named after one constant, and the other was no definition at all)."""
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "names.go": "package shop\n\nconst (\n\t// RequestCmd asks.\n"
+                    "\tRequestCmd = \"__complete\"\n\t// NoDescCmd asks tersely.\n"
+                    "\tNoDescCmd = \"__completeNoDesc\"\n)\n\n"
+                    "var (\n\tdefaultName = \"shop\"\n\tMaxItems    = 10\n)\n",
+        "use.go": "package shop\n\nfunc run() string {\n\tx := 1\n"
+                  "\treturn RequestCmd + NoDescCmd + defaultName\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "x := 1")
+    assert score(table, "names.go", 'RequestCmd = "__complete"') > 30
+    assert score(table, "names.go", 'NoDescCmd = "__completeNoDesc"') > 30
+    assert score(table, "names.go", 'defaultName = "shop"') > 30
+    names = {name for (src, name, _) in table if src == "names.go"}
+    assert {"RequestCmd", "NoDescCmd", "defaultName", "MaxItems"} <= names
+
+
 def test_file_order_is_kept_when_everything_fits(tmp_path):
     write(tmp_path, {"go.mod": GO_MOD, "b.go": "package shop\n\nfunc B() {}\n",
                      "a.go": "package shop\n\nfunc A() {}\n",
