@@ -347,3 +347,18 @@ def test_rust_trait_impl_methods_and_inline_modules_of_neighbors_count_less(tmp_
     table = scores(tmp_path, "src/lib.rs", "let a")
     module = [s for (src, n, _), s in table.items() if src == "src/kinds.rs" and n == "tests"]
     assert module and module[0] < describe[0] / 2
+
+
+def test_rust_long_enum_below_attributes_keeps_its_name_line_in_brief(tmp_path):
+    """A long body-less definition's brief form keeps its first lines; below three
+    attribute lines (nom's `ErrorKind`) the line naming it must stay too."""
+    variants = "".join(f"  Variant{k},\n" for k in range(30))
+    text = ("#[rustfmt::skip]\n#[derive(Debug, PartialEq, Eq, Clone, Copy)]\n"
+            "#[allow(deprecated, missing_docs)]\npub enum ErrorKind {\n" + variants + "}\n")
+    path = tmp_path / "error.rs"
+    path.write_text(text)
+    analysis = analyze(_spec(path), text, ("t", str(path)))
+    item = next(it for it in analysis.items if it.name == "ErrorKind" and it.kind == "enum")
+    brief_lines = item.brief[0] + item.brief[1]
+    assert "pub enum ErrorKind {" in brief_lines
+    assert len(brief_lines) <= 6

@@ -133,6 +133,9 @@ def _brief(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container:
         # a long constant or type alias: its name and first lines say what it is (and
         # its last line, where a C `typedef struct {...} Name;` names it)
         kept = head[:MAX_BRIEF_BODY_LINES - 1]
+        at = next((i for i, line in enumerate(head) if d.name in line), len(head) - 1)
+        if len(kept) <= at < len(head) - 1:  # below attributes: `#[derive(..)] .. pub enum E {`
+            kept.append(head[at])
         named = any(d.name in line for line in kept)
         head = kept + [_elision(spec, _body_indent(d, lines))] + ([] if named else head[-1:])
     if not d.has_body or d.start == d.end:
