@@ -172,6 +172,21 @@ def test_go_each_constant_of_a_const_block_is_a_definition(tmp_path):
     assert {"RequestCmd", "NoDescCmd", "defaultName", "MaxItems"} <= names
 
 
+def test_go_constant_of_a_block_whose_sibling_is_used_ranks_above_fill(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "a.go": "package shop\n\nconst Unrelated = 3\n",
+        "kinds.go": "package shop\n\ntype Directive int\n\nconst (\n"
+                    "\tDirectiveError Directive = 1 << iota\n\tDirectiveNoSpace\n"
+                    "\tDirectiveNoFile\n)\n",
+        "use.go": "package shop\n\nfunc f() Directive {\n\tx := DirectiveError\n"
+                  "\treturn x\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "x := DirectiveError")
+    assert score(table, "kinds.go", "DirectiveNoFile") > 30
+    assert score(table, "kinds.go", "DirectiveNoFile") > score(table, "a.go", "const Unrelated")
+
+
 def test_file_order_is_kept_when_everything_fits(tmp_path):
     write(tmp_path, {"go.mod": GO_MOD, "b.go": "package shop\n\nfunc B() {}\n",
                      "a.go": "package shop\n\nfunc A() {}\n",
