@@ -292,6 +292,24 @@ def test_rust_trait_bound_types_a_generic_receiver(tmp_path):
         _member_score(tmp_path, "src/lib.rs", "input.input_len()", "Window", "input_len")
 
 
+def test_rust_trait_bound_below_a_long_doc_comment_types_a_receiver(tmp_path):
+    """The where clause is read from the signature, not from the first rows of the
+    definition: nom's parsers open with twenty lines of `///` examples."""
+    docs = "".join(f"/// example line {k}\n" for k in range(20))
+    write(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/traits.rs": "pub struct Window {}\n\nimpl Window {\n"
+                         "    pub fn input_len(&self) -> usize {\n        0\n    }\n}\n\n"
+                         "pub trait InputLength {\n    fn input_len(&self) -> usize;\n}\n",
+        "src/lib.rs": "mod traits;\nuse crate::traits::InputLength;\n\n" + docs +
+                      "#[inline]\npub fn short<I>(input: I, bound: usize) -> bool\nwhere\n"
+                      "    I: InputLength + Clone,\n{\n    input.input_len() < bound\n}\n",
+    })
+    assert _member_score(tmp_path, "src/lib.rs", "input.input_len()", "InputLength",
+                         "input_len") > \
+        _member_score(tmp_path, "src/lib.rs", "input.input_len()", "Window", "input_len")
+
+
 def test_rust_repeated_names_in_one_file_count_once(tmp_path):
     write(tmp_path, {
         "Cargo.toml": CARGO, "src/ptr.rs": PTR,
