@@ -395,3 +395,17 @@ def test_rust_long_enum_below_attributes_keeps_its_name_line_in_brief(tmp_path):
     brief_lines = item.brief[0] + item.brief[1]
     assert "pub enum ErrorKind {" in brief_lines
     assert len(brief_lines) <= 6
+
+
+def test_go_struct_brief_form_leaves_field_comments_out(tmp_path):
+    """The brief form (completion context) of a struct whose first rows are field
+    comments shows its fields, not the comments; the full form keeps them."""
+    text = ("package shop\n\n// Command is a command.\ntype Command struct {\n"
+            "\t// Use is the one-line usage message.\n\tUse string\n"
+            "\t// Short is the short description.\n\tShort string\n}\n")
+    path = tmp_path / "command.go"
+    path.write_text(text)
+    analysis = analyze(_spec(path), text, ("t", str(path)))
+    item = next(it for it in analysis.items if it.name == "Command")
+    assert item.brief[0] == ("type Command struct {", "\tUse string", "\tShort string", "}")
+    assert "\t// Use is the one-line usage message." in item.lines
