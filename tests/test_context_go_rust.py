@@ -187,6 +187,23 @@ def test_go_constant_of_a_block_whose_sibling_is_used_ranks_above_fill(tmp_path)
     assert score(table, "kinds.go", "DirectiveNoFile") > score(table, "a.go", "const Unrelated")
 
 
+def test_go_unexported_names_of_another_package_are_not_candidates(tmp_path):
+    """`toml.NewEncoder` used: toml's other exported names may be next, its
+    unexported ones cannot be named from here at all."""
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "enc/enc.go": "package enc\n\nfunc parseInteger(b []byte) int { return 0 }\n\n"
+                      "func Marshal(v any) []byte { return nil }\n\n"
+                      "func NewEncoder() int { return 0 }\n",
+        "cmd/main.go": "package main\n\nimport \"example.com/shop/enc\"\n\n"
+                       "func main() {\n\te := enc.NewEncoder()\n\t_ = e\n}\n",
+    })
+    table = scores(tmp_path, "cmd/main.go", "_ = e")
+    assert score(table, "enc/enc.go", "func Marshal(") > 30
+    assert score(table, "enc/enc.go", "func Marshal(") > \
+        5 * score(table, "enc/enc.go", "func parseInteger(")
+
+
 def test_file_order_is_kept_when_everything_fits(tmp_path):
     write(tmp_path, {"go.mod": GO_MOD, "b.go": "package shop\n\nfunc B() {}\n",
                      "a.go": "package shop\n\nfunc A() {}\n",

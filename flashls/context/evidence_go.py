@@ -15,7 +15,9 @@ A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
 method name used only without a receiver (a local of the same name) is not a call of
 it. A constant of a `const ( .. )` block another of whose constants is used near the
-cursor is likely next (an iota enumeration is used a few at a time). Type facts of a file are memoized per analysis (neighbors are re-read only when
+cursor is likely next (an iota enumeration is used a few at a time). An unexported
+name of another package (`toml.parseInteger` beside `toml.NewEncoder`) cannot be
+named from the current file at all. Type facts of a file are memoized per analysis (neighbors are re-read only when
 they change) and per line (the lines around the cursor).
 """
 
@@ -31,6 +33,7 @@ from .evidence import FAR, Evidence
 from .memo import LINE_MEMO_SIZE, PerAnalysis
 from .neighbors import NeighborFile
 
+UNEXPORTED = 0.05  # an unexported name of another package (`toml.parseInteger`): unreachable
 SIBLING = 0.5  # a constant of a `const ( .. )` block another of whose constants is used
 MAX_SCAN_ROWS = 800  # lines of the anchor read for declarations (a huge test table)
 _KEYWORDS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
@@ -226,12 +229,17 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     near_types = {t for ts in recv.local.values() for t in ts}
     items_of = [f.analysis.items for f in files]
     siblings: dict[tuple[int, int], float] = {}
+    package = analysis.package
     out = []
     for c in cands:
         if c.file < 0:
             out.append(c)
             continue
         item = items_of[c.file][c.item]
+        if item.name[:1].islower() and package and files[c.file].analysis.package != package:
+            # unexported: another package's code cannot name it
+            out.append(replace(c, score=c.score * UNEXPORTED))
+            continue
         if item.kind in ("constant", "variable"):
             s = sibling_score(files, c.file, c.item, ev, siblings)
             out.append(c if s <= c.score else replace(c, score=s))
