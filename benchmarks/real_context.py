@@ -151,6 +151,8 @@ def _reaches(language: str, name: str, item, line: str, import_idents: set[str],
     on an import line, a module attribute (`mod.Name`), a Go or Java name of the same
     package or an imported one, any name of an included C/C++ header (unqualified or
     namespace-qualified), a member called on something that is not a module."""
+    if language == "rust" and _std_path_only(name, line):
+        return False  # `use std::option::IntoIter;`: the standard library's, by its path
     pairs = [(q or "", n) for q, n in _PAIR.findall(line) if n == name]
     if member is None:
         member = item.level >= 2 and item.parent != -1 or \
@@ -164,6 +166,20 @@ def _reaches(language: str, name: str, item, line: str, import_idents: set[str],
     if any(q in import_idents or q in ("crate", "self", "super") for q, _ in pairs):
         return True
     return language in ("go", "java") and same_dir and not any(q for q, _ in pairs)
+
+
+_STD_ROOTED = re.compile(r"(?<![\w:])(?:std|core|alloc)::(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
+
+
+def _std_path_only(name: str, line: str) -> bool:
+    """Whether every use of `name` on a Rust line is inside a path rooted at the
+    standard library (`std::option::IntoIter`, `core::iter::IntoIterator::into_iter`):
+    such a line names std's item, not the crate's namesake."""
+    uses = len(re.findall(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line))
+    in_std = 0
+    for m in _STD_ROOTED.finditer(line):
+        in_std += len(re.findall(rf"(?<![\w$]){re.escape(name)}(?![\w$])", m.group(0)))
+    return uses > 0 and in_std == uses
 
 
 def _is_member(language: str, item, owner) -> bool:

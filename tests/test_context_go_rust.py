@@ -152,6 +152,58 @@ def test_go_package_files_defining_used_names_are_kept_when_the_package_is_large
     assert len(got) == MAX_NEIGHBOR_FILES and "zz_format.go" in got
 
 
+def test_go_each_constant_of_a_const_block_is_a_definition(tmp_path):
+    """`const ( A = ..; B = .. )` is two definitions, each with its own line (as one
+    block it was named after one constant, and the other was no definition at all)."""
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "names.go": "package shop\n\nconst (\n\t// RequestCmd asks.\n"
+                    "\tRequestCmd = \"__complete\"\n\t// NoDescCmd asks tersely.\n"
+                    "\tNoDescCmd = \"__completeNoDesc\"\n)\n\n"
+                    "var (\n\tdefaultName = \"shop\"\n\tMaxItems    = 10\n)\n",
+        "use.go": "package shop\n\nfunc run() string {\n\tx := 1\n"
+                  "\treturn RequestCmd + NoDescCmd + defaultName\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "x := 1")
+    assert score(table, "names.go", 'RequestCmd = "__complete"') > 30
+    assert score(table, "names.go", 'NoDescCmd = "__completeNoDesc"') > 30
+    assert score(table, "names.go", 'defaultName = "shop"') > 30
+    names = {name for (src, name, _) in table if src == "names.go"}
+    assert {"RequestCmd", "NoDescCmd", "defaultName", "MaxItems"} <= names
+
+
+def test_go_constant_of_a_block_whose_sibling_is_used_ranks_above_fill(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "a.go": "package shop\n\nconst Unrelated = 3\n",
+        "kinds.go": "package shop\n\ntype Directive int\n\nconst (\n"
+                    "\tDirectiveError Directive = 1 << iota\n\tDirectiveNoSpace\n"
+                    "\tDirectiveNoFile\n)\n",
+        "use.go": "package shop\n\nfunc f() Directive {\n\tx := DirectiveError\n"
+                  "\treturn x\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "x := DirectiveError")
+    assert score(table, "kinds.go", "DirectiveNoFile") > 30
+    assert score(table, "kinds.go", "DirectiveNoFile") > score(table, "a.go", "const Unrelated")
+
+
+def test_go_unexported_names_of_another_package_are_not_candidates(tmp_path):
+    """`toml.NewEncoder` used: toml's other exported names may be next, its
+    unexported ones cannot be named from here at all."""
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "enc/enc.go": "package enc\n\nfunc parseInteger(b []byte) int { return 0 }\n\n"
+                      "func Marshal(v any) []byte { return nil }\n\n"
+                      "func NewEncoder() int { return 0 }\n",
+        "cmd/main.go": "package main\n\nimport \"example.com/shop/enc\"\n\n"
+                       "func main() {\n\te := enc.NewEncoder()\n\t_ = e\n}\n",
+    })
+    table = scores(tmp_path, "cmd/main.go", "_ = e")
+    assert score(table, "enc/enc.go", "func Marshal(") > 30
+    assert score(table, "enc/enc.go", "func Marshal(") > \
+        5 * score(table, "enc/enc.go", "func parseInteger(")
+
+
 def test_file_order_is_kept_when_everything_fits(tmp_path):
     write(tmp_path, {"go.mod": GO_MOD, "b.go": "package shop\n\nfunc B() {}\n",
                      "a.go": "package shop\n\nfunc A() {}\n",
@@ -257,6 +309,24 @@ def test_rust_trait_bound_types_a_generic_receiver(tmp_path):
         _member_score(tmp_path, "src/lib.rs", "input.input_len()", "Window", "input_len")
 
 
+def test_rust_trait_bound_below_a_long_doc_comment_types_a_receiver(tmp_path):
+    """The where clause is read from the signature, not from the first rows of the
+    definition: nom's parsers open with twenty lines of `///` examples."""
+    docs = "".join(f"/// example line {k}\n" for k in range(20))
+    write(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/traits.rs": "pub struct Window {}\n\nimpl Window {\n"
+                         "    pub fn input_len(&self) -> usize {\n        0\n    }\n}\n\n"
+                         "pub trait InputLength {\n    fn input_len(&self) -> usize;\n}\n",
+        "src/lib.rs": "mod traits;\nuse crate::traits::InputLength;\n\n" + docs +
+                      "#[inline]\npub fn short<I>(input: I, bound: usize) -> bool\nwhere\n"
+                      "    I: InputLength + Clone,\n{\n    input.input_len() < bound\n}\n",
+    })
+    assert _member_score(tmp_path, "src/lib.rs", "input.input_len()", "InputLength",
+                         "input_len") > \
+        _member_score(tmp_path, "src/lib.rs", "input.input_len()", "Window", "input_len")
+
+
 def test_rust_repeated_names_in_one_file_count_once(tmp_path):
     write(tmp_path, {
         "Cargo.toml": CARGO, "src/ptr.rs": PTR,
@@ -327,3 +397,32 @@ def test_rust_trait_impl_methods_and_inline_modules_of_neighbors_count_less(tmp_
     table = scores(tmp_path, "src/lib.rs", "let a")
     module = [s for (src, n, _), s in table.items() if src == "src/kinds.rs" and n == "tests"]
     assert module and module[0] < describe[0] / 2
+
+
+def test_rust_long_enum_below_attributes_keeps_its_name_line_in_brief(tmp_path):
+    """A long body-less definition's brief form keeps its first lines; below three
+    attribute lines (nom's `ErrorKind`) the line naming it must stay too."""
+    variants = "".join(f"  Variant{k},\n" for k in range(30))
+    text = ("#[rustfmt::skip]\n#[derive(Debug, PartialEq, Eq, Clone, Copy)]\n"
+            "#[allow(deprecated, missing_docs)]\npub enum ErrorKind {\n" + variants + "}\n")
+    path = tmp_path / "error.rs"
+    path.write_text(text)
+    analysis = analyze(_spec(path), text, ("t", str(path)))
+    item = next(it for it in analysis.items if it.name == "ErrorKind" and it.kind == "enum")
+    brief_lines = item.brief[0] + item.brief[1]
+    assert "pub enum ErrorKind {" in brief_lines
+    assert len(brief_lines) <= 6
+
+
+def test_go_struct_brief_form_leaves_field_comments_out(tmp_path):
+    """The brief form (completion context) of a struct whose first rows are field
+    comments shows its fields, not the comments; the full form keeps them."""
+    text = ("package shop\n\n// Command is a command.\ntype Command struct {\n"
+            "\t// Use is the one-line usage message.\n\tUse string\n"
+            "\t// Short is the short description.\n\tShort string\n}\n")
+    path = tmp_path / "command.go"
+    path.write_text(text)
+    analysis = analyze(_spec(path), text, ("t", str(path)))
+    item = next(it for it in analysis.items if it.name == "Command")
+    assert item.brief[0] == ("type Command struct {", "\tUse string", "\tShort string", "}")
+    assert "\t// Use is the one-line usage message." in item.lines

@@ -14,7 +14,10 @@ variables around the cursor decide between them:
 A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
 method name used only without a receiver (a local of the same name) is not a call of
-it. Type facts of a file are memoized per analysis (neighbors are re-read only when
+it. A constant of a `const ( .. )` block another of whose constants is used near the
+cursor is likely next (an iota enumeration is used a few at a time). An unexported
+name of another package (`toml.parseInteger` beside `toml.NewEncoder`) cannot be
+named from the current file at all. Type facts of a file are memoized per analysis (neighbors are re-read only when
 they change) and per line (the lines around the cursor).
 """
 
@@ -26,10 +29,12 @@ from functools import lru_cache
 from typing import Sequence
 
 from . import ranking as R
-from .evidence import Evidence
+from .evidence import FAR, Evidence
 from .memo import LINE_MEMO_SIZE, PerAnalysis
 from .neighbors import NeighborFile
 
+UNEXPORTED = 0.05  # an unexported name of another package (`toml.parseInteger`): unreachable
+SIBLING = 0.5  # a constant of a `const ( .. )` block another of whose constants is used
 MAX_SCAN_ROWS = 800  # lines of the anchor read for declarations (a huge test table)
 _KEYWORDS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
                        "package", "import", "struct", "interface", "map", "chan", "const",
@@ -83,6 +88,34 @@ def result_type(header: str) -> str | None:
     if not r or r.group(1) in ("error", "bool", "string", "int", "func"):
         return None
     return r.group(1)
+
+
+def _compute_blocks(analysis) -> dict[int, int]:
+    """Item index -> first row of its `const (` / `var (` block, for the constants and
+    variables declared inside one (an iota enumeration is used a few at a time)."""
+    out: dict[int, int] = {}
+    lines = analysis.lines
+    opened = -1
+    for index, item in enumerate(analysis.items):
+        if item.kind not in ("constant", "variable") or item.level != 1:
+            continue
+        row = item.start
+        if row >= len(lines) or lines[row][:1] not in ("\t", " "):
+            continue
+        if opened != -1 and opened < row and all(
+                lines[r][:1] in ("\t", " ", "") or lines[r].startswith("//")
+                for r in range(opened + 1, row)):
+            out[index] = opened
+            continue
+        opened = next((r for r in range(row - 1, -1, -1)
+                       if lines[r].startswith(("const (", "var ("))), -1)
+        if opened != -1:
+            out[index] = opened
+    return out
+
+
+# constants and variables of a file -> the block declaring them, memoized per analysis
+const_blocks: PerAnalysis[dict[int, int]] = PerAnalysis(_compute_blocks)
 
 
 def receiver_type(item) -> str | None:
@@ -195,12 +228,22 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     recv = receivers(analysis, files, ev.anchor)
     near_types = {t for ts in recv.local.values() for t in ts}
     items_of = [f.analysis.items for f in files]
+    siblings: dict[tuple[int, int], float] = {}
+    package = analysis.package
     out = []
     for c in cands:
         if c.file < 0:
             out.append(c)
             continue
         item = items_of[c.file][c.item]
+        if item.name[:1].islower() and package and files[c.file].analysis.package != package:
+            # unexported: another package's code cannot name it
+            out.append(replace(c, score=c.score * UNEXPORTED))
+            continue
+        if item.kind in ("constant", "variable"):
+            s = sibling_score(files, c.file, c.item, ev, siblings)
+            out.append(c if s <= c.score else replace(c, score=s))
+            continue
         if item.kind != "method":
             if item.kind == "function" and c.score >= R.USED * 100 * 0.3 and \
                     called_on_values_only(item.name, ev, recv):
@@ -213,6 +256,24 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         score = method_score(item, owner, ev, recv, near_types)
         out.append(c if score is None else replace(c, score=score))
     return out
+
+
+def sibling_score(files: Sequence[NeighborFile], f_index: int, i_index: int, ev: Evidence,
+                  memo: dict[tuple[int, int], float]) -> float:
+    """A constant's score from the constants of its block used near the cursor
+    (`ShellCompDirectiveNoSpace` used: `ShellCompDirectiveNoFileComp` may be next)."""
+    block = const_blocks(files[f_index].analysis).get(i_index)
+    if block is None:
+        return 0.0
+    key = (f_index, block)
+    hit = memo.get(key)
+    if hit is None:
+        items = files[f_index].analysis.items
+        blocks = const_blocks(files[f_index].analysis)
+        nearest = min((u.distance for k, b in blocks.items() if b == block
+                       if (u := ev.uses.get(items[k].name)) is not None), default=FAR)
+        hit = memo[key] = 100 * SIBLING * R._near(nearest) if nearest < FAR else 0.0
+    return hit
 
 
 def called_on_values_only(name: str, ev: Evidence, recv: Receivers) -> bool:

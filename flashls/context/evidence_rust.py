@@ -225,7 +225,8 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
     if owner:
         local["self"] = {owner}
     bounds: dict[str, set[str]] = {}
-    for line in list(lines[first:min(last, first + HEADER_ROWS) + 1]) + list(impl_lines):
+    head = _header_row(lines, first, last)
+    for line in list(lines[head:min(last, head + HEADER_ROWS) + 1]) + list(impl_lines):
         for param, traits in line_bounds(line):
             bounds.setdefault(param, set()).update(traits)
     if bounds:  # `input: I` with `I: InputLength`: input has InputLength's methods
@@ -233,6 +234,15 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
             for t in list(types):
                 types.update(bounds.get(t, ()))
     return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields))
+
+
+def _header_row(lines, first: int, last: int) -> int:
+    """The first row of a definition's signature: below its doc comment and
+    attributes (nom's parsers open with 20 lines of `///` examples)."""
+    row = first
+    while row < last and lines[row].lstrip().startswith(("//", "#[", "#![")):
+        row += 1
+    return row
 
 
 def _impl_around(analysis, row: int) -> tuple[str | None, tuple[str, ...]]:

@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
+from .brief_lang import compact as compact_brief
 from .languages import LanguageSpec
 from .memo import CHUNK_MEMO_SIZE
 from .secrets import redact
@@ -129,10 +130,14 @@ def _brief(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container:
             at = len(head) - 1 - head[::-1].index(d.doc)
         head = head[:at] + head[at + 1:]
     elision = f"{spec.line_comment} ..."
+    head = compact_brief(spec.resolver, d.name, head, elision)  # Go, Rust: brief_lang.py
     if not d.has_body and len(head) > MAX_BRIEF_BODY_LINES:
         # a long constant or type alias: its name and first lines say what it is (and
         # its last line, where a C `typedef struct {...} Name;` names it)
         kept = head[:MAX_BRIEF_BODY_LINES - 1]
+        at = next((i for i, line in enumerate(head) if d.name in line), len(head) - 1)
+        if len(kept) <= at < len(head) - 1:  # below attributes: `#[derive(..)] .. pub enum E {`
+            kept.append(head[at])
         named = any(d.name in line for line in kept)
         head = kept + [_elision(spec, _body_indent(d, lines))] + ([] if named else head[-1:])
     if not d.has_body or d.start == d.end:
