@@ -35,6 +35,7 @@ from .evidence import FAR, Evidence, anchor_range, gather
 from .evidence_c import scoring_parent
 from .evidence_locality import with_locality
 from .evidence_lang import adjust as adjust_for_language
+from .evidence_pyjs import revise as revise_pyjs
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -291,6 +292,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
             cands.append(Candidate(score, f_index, i_index, typed))
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
+    cands = revise_pyjs(resolver, files, cands)  # Python, JS/TS: overloads
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))

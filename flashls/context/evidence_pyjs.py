@@ -1,0 +1,72 @@
+"""Python and JavaScript/TypeScript revisions of the neutral scores of `ranking.py`.
+
+* **Overloads.** A TypeScript function or method declared with a dozen overload
+  signatures (rxjs' `pipe`, `mergeMap`), or a Python `@overload` stack, is one name
+  used once: the first signature says what the call looks like, the others repeat it.
+  Each further entry of the same name under the same parent, right after the first,
+  is worth OVERLOAD times the one before it, so twelve `pipe`s do not take the budget
+  of six other names the line may need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
+RESOLVERS = frozenset({"python", "js"})
+
+
+def revise(resolver: str, files: Sequence, cands: list) -> list:
+    """`cands` with the scores of overload repeats discounted (the same list for
+    other languages)."""
+    if resolver not in RESOLVERS:
+        return cands
+    out = cands
+    repeats = _overload_ranks(files)
+    if not repeats:
+        return cands
+    for k, c in enumerate(cands):
+        if c.file < 0:
+            continue
+        n = repeats[c.file].get(c.item)
+        if n:
+            if out is cands:
+                out = list(cands)
+            out[k] = replace(c, score=c.score * OVERLOAD ** n)
+    return out
+
+
+_RANKS: dict[int, tuple[object, dict[int, int]]] = {}
+
+
+def _overload_ranks(files: Sequence) -> list[dict[int, int]] | None:
+    """Per file: item index -> its place in a run of same-named siblings (1 for the
+    second, 2 for the third...; first entries are left out). Memoized per items tuple."""
+    out = []
+    found = False
+    for f in files:
+        ranks = overload_ranks(f.analysis.items)
+        found = found or bool(ranks)
+        out.append(ranks)
+    return out if found else None
+
+
+def overload_ranks(items: Sequence) -> dict[int, int]:
+    hit = _RANKS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    ranks: dict[int, int] = {}
+    last: dict[int, tuple[str, int, int]] = {}  # parent -> (name, index of its last sibling, run)
+    for index, item in enumerate(items):
+        if item.kind == "import" or not item.name:
+            continue
+        prev = last.get(item.parent)
+        run = prev[2] + 1 if prev is not None and prev[0] == item.name else 0
+        if run:
+            ranks[index] = run
+        last[item.parent] = (item.name, index, run)
+    if len(_RANKS) > 256:
+        _RANKS.clear()
+    _RANKS[id(items)] = (items, ranks)
+    return ranks
