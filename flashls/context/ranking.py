@@ -52,11 +52,14 @@ CONSTRUCTOR = 0.5  # the constructor of a container that has evidence
 MODULE = 0.45  # an unused top-level name of a module used as `mod.X`
 USED = 0.35  # plain use, no other evidence (might be a local of the same name)
 LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
+FRESH_RECEIVER_MEMBER = 0.7  # ... declared a few lines above the cursor
 RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
 UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
 PRIVATE = 0.25  # ...times this for its `_name` / dunder members (not called as `x._name`)
 IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
 STRONG = 30.0  # new evidence scoring above this (a name used in the anchor) changes a kept selection
+PLAIN_NOT_MEMBER = True  # a member's name used only plainly: no use of the member
+TYPED_NEAR = True  # a typed member's proximity: also its receiver's (flag: measured)
 CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
 
 
@@ -153,6 +156,8 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
             return 100 * TYPED_MEMBER * _near(use.distance) + _freq(use.nodes)
     if _dunder(item.name):
         use = None  # `super().__init__` everywhere says nothing about one class
+    elif PLAIN_NOT_MEMBER and use is not None and parent is not None and not use.attribute:
+        use = None  # a plain `merge` (a local, a keyword argument) is no call of `x.merge`
     if use is None:
         if parent is not None and item.name in CONSTRUCTORS and \
                 _has_evidence(parent.name, ev):
@@ -160,8 +165,11 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
             return 100 * CONSTRUCTOR * _near(p.distance if p else FAR)
         hidden = item.name[:1] == "_"  # dunders, private names: rarely called from outside
         if parent is not None and parent.name in ev.receiver_types:
-            # a method of a type some receiver near the cursor has (`f: HelpFormatter`)
-            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name]) * \
+            # a method of a type some receiver near the cursor has (`f: HelpFormatter`),
+            # more so when it was declared just above the cursor (`url = URL(raw)`)
+            weight = FRESH_RECEIVER_MEMBER if ev.fresh_receivers and \
+                parent.name in ev.fresh_receivers else RECEIVER_MEMBER
+            return 100 * weight * _near(ev.receiver_types[parent.name]) * \
                 (PRIVATE if hidden else 1.0)
         if module is not None and module.distance < FAR and item.level <= 1:
             # a module this file uses as `mod.X`: its other names may be next
@@ -183,6 +191,9 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
         if use.attribute and parent.name in _typed(use, ev, typed_memo):
             # a receiver declared with this type calls it (`f: HelpFormatter`, `f.x()`)
             weight = TYPED_MEMBER
+            if TYPED_NEAR and parent.name in ev.receiver_types:
+                # ... and one is declared near the cursor: as near as that receiver
+                near = max(near, _near(ev.receiver_types[parent.name]))
         elif use.attribute and parent.name in ev.receiver_types:
             weight = MEMBER
         elif use.attribute and _has_evidence(parent.name, ev):
