@@ -112,3 +112,16 @@ def test_a_typed_receiver_near_the_cursor_brings_the_methods_called_on_it_far_aw
                  budget=600)
     # `section` is called on a Formatter 200 lines up; `formatter` here is one too
     assert "    def section(self, value: int, label: str = '') -> int:" in sent
+
+
+def test_a_modules_private_names_wait_behind_its_public_ones(tmp_path):
+    nodes = "".join(f"_table_{i}: dict[str, str] = {{\n    'add': 'a', 'sub': 's',\n"
+                    f"    'mul': 'm', 'div': 'd',\n}}\n\n" for i in range(12)) + "".join(
+        f"class {name}(Node):\n    fields = ('target', 'value')\n\n"
+        for name in ("Node", "Name", "Const", "Assign", "Output", "Call", "Filter"))
+    text = ("from . import nodes\n\n\ndef parse(expr):\n    target = nodes.Name('x')\n"
+            "    body = ")
+    sent = _sent(tmp_path, {"nodes.py": nodes}, "parse.py", text, budget=420)
+    # `nodes.` may be any of its classes next; `nodes._table_3` it hardly ever is
+    assert "class Assign(Node):" in sent
+    assert "class Filter(Node):" in sent

@@ -55,6 +55,7 @@ LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
 FRESH_RECEIVER_MEMBER = 0.7  # ... declared a few lines above the cursor
 RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
 UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
+MODULE_PRIVATE = 0.5  # ...and for a module's `_private` top-level names
 PRIVATE = 0.25  # ...times this for its `_name` / dunder members (not called as `x._name`)
 IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
 STRONG = 30.0  # new evidence scoring above this (a name used in the anchor) changes a kept selection
@@ -172,8 +173,10 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
             return 100 * weight * _near(ev.receiver_types[parent.name]) * \
                 (PRIVATE if hidden else 1.0)
         if module is not None and module.distance < FAR and item.level <= 1:
-            # a module this file uses as `mod.X`: its other names may be next
-            return 100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2
+            # a module this file uses as `mod.X`: its other names may be next (its
+            # `_private` ones seldom: `nodes._binop_to_func` is the module's own)
+            return (100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2) * \
+                (MODULE_PRIVATE if hidden else 1.0)
         # nothing points at it: fill what is left, top-level and early imports first
         return (3.0 if item.level <= 1 else 1.0) / (1.0 + file.rank / 4.0)
     near = _near(use.distance)
