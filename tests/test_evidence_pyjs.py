@@ -125,3 +125,28 @@ def test_a_modules_private_names_wait_behind_its_public_ones(tmp_path):
     # `nodes.` may be any of its classes next; `nodes._table_3` it hardly ever is
     assert "class Assign(Node):" in sent
     assert "class Filter(Node):" in sent
+
+
+def test_the_stable_tier_gets_what_the_window_leaves_of_its_share(tmp_path):
+    from flashls.context.budget import window_cap
+    helpers = "".join(f"def helper_{i}(value: int, label: str = '') -> int:\n    return value\n\n"
+                      for i in range(80))
+    # a long file (the window cannot reach its top) whose window stops a grid cell
+    # short of its share: the cursor's cell starts just above it
+    body = "".join(f"def f_{i}():\n    return " + " + ".join(
+        f"helper_{(i + k) % 80}({k}, 'label')" for k in range(8)) + "\n\n\n" for i in range(300))
+    text = "from .helpers import *\n\n\n" + body + "def last():\n    return "
+    budget = 2048
+    for name, content in {"helpers.py": helpers}.items():
+        (tmp_path / name).write_text(content)
+    path = tmp_path / "main.py"
+    path.write_text(text)
+    pdoc = ParsedDocument.open(Document(path.as_uri(), text, "", 1), str(path))
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    ranking.forget()
+    ctx = assemble_context(pdoc, len(text), budget_tokens=budget, workspace=ws)
+    window = ctx.tokens - sum(p.tokens for p in ctx.parts)
+    assert ctx.window_start_line > 0 and window < window_cap(budget) - budget // 8
+    # the signatures use more than what the window's whole share would leave them
+    assert sum(p.tokens for p in ctx.parts) > budget - window_cap(budget)
+    assert ctx.tokens <= budget

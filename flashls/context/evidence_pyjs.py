@@ -6,6 +6,15 @@
   Each further entry of the same name under the same parent, right after the first,
   is worth OVERLOAD times the one before it, so twelve `pipe`s do not take the budget
   of six other names the line may need.
+
+* **The window's unused share.** A window that does not reach the top of the file
+  reserves its whole share (55 %) so the stable tier's budget does not move with every
+  typed character; most windows stop a grid cell short of it. For Python and JS/TS the
+  window holds back its size rounded up to a step of budget/8 instead, as a window at
+  the top of the file does (`budget.window_reservation`): what recent code would not
+  use of the difference goes to the outline and neighbor signatures. The budget then
+  changes only when the window crosses a step, and a kept selection is not re-ranked
+  for a larger budget (`rank_memo`).
 """
 
 from __future__ import annotations
@@ -15,6 +24,15 @@ from typing import Sequence
 
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
 RESOLVERS = frozenset({"python", "js"})
+
+
+def lends_window(spec) -> bool:
+    """Whether the window's unused reservation (in coarse steps) goes to the stable
+    tier for this language (`assemble_context`'s hook)."""
+    return spec is not None and spec.resolver in RESOLVERS and LEND_WINDOW
+
+
+LEND_WINDOW = True
 
 
 def revise(resolver: str, files: Sequence, cands: list) -> list:
