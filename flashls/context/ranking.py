@@ -52,8 +52,8 @@ CONSTRUCTOR = 0.5  # the constructor of a container that has evidence
 MODULE = 0.45  # an unused top-level name of a module used as `mod.X`
 USED = 0.35  # plain use, no other evidence (might be a local of the same name)
 LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
-FRESH_RECEIVER_MEMBER = 0.7  # ... declared a few lines above the cursor
 RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
+FRESH_RECEIVER_MEMBER = 0.7  # ... declared a few lines above the cursor (`x = T(...)`)
 UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
 MODULE_PRIVATE = 0.5  # ...and for a module's `_private` top-level names
 PRIVATE = 0.25  # ...times this for its `_name` / dunder members (not called as `x._name`)
