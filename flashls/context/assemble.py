@@ -18,6 +18,7 @@ from typing import Mapping
 from .analysis import Analysis
 from .background import analysis_ready
 from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
+from .evidence_pyjs import lent_window
 from .local_parse import current_analysis, tree_near
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import neighbor_files, part_overhead, prefix_tokens
@@ -126,6 +127,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     # steps): what recent code leaves of the difference goes to the stable tier
     freed = reserved - window_reservation(window.tokens, budget, whole_file=whole_file,
                                           top_fits=window.start_line == 0)
+    freed = lent_window(pdoc.spec, freed, reserved, window.tokens, budget, whole_file)
     # the prompt labels the window with the file's path (`completion/prompt.py`); the
     # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
     remaining = budget - reserved - part_overhead(source, "window") \

@@ -36,6 +36,8 @@ from .memo import LINE_MEMO_SIZE, line_identifiers
 _ATTR = re.compile(r"(?<![\w$])(?=([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*))"
                    r"|()[\)\]]\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
 FAR = 1 << 30
+FRESH_ROWS = 10  # a receiver declared this few rows above the cursor is "fresh"
+AS_RECEIVERS = True  # `except T as e`, `with T(...) as x` (flag: measured on dev)
 NEAR_ROWS = 300  # nodes farther than this from the anchor are measured as a whole
 
 
@@ -55,6 +57,11 @@ _TYPED = re.compile(
     r"\b([a-z_]\w*)\s*:\s*(?:&\s*)?(?:mut\s+)?(?:Optional\[|[\"'])?(?:[a-z_]\w*\.)?([A-Z]\w*)"
     r"|\b([a-z_]\w*)\s*(?::=|=)\s*(?:new\s+|&)?(?:[a-z_]\w*\.)?([A-Z]\w*)"
     r"(?:\.[a-z_]\w*)?\s*[({]")
+# Python's `except ClickException as e:`, `except (A, mod.B) as e:` and
+# `with Live(...) as live:` type the name they bind
+_EXCEPT_AS = re.compile(r"^\s*except\s*\(?([\w.,\s]+?)\)?\s+as\s+([a-z_]\w*)\s*:")
+_WITH_AS = re.compile(r"^\s*(?:async\s+)?with\s+(?:[a-z_]\w*\.)?([A-Z]\w*)\s*\(.*\)"
+                      r"\s+as\s+([a-z_]\w*)\s*[:,]")
 _GO_TYPED = re.compile(r"\b([A-Za-z_]\w*)\s+\*?(?:[a-z_]\w*\.)?([A-Z]\w*)\b")
 _NOT_VARS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
                        "package", "import", "struct", "interface", "map", "chan", "const"})
@@ -66,6 +73,14 @@ def line_receivers(line: str, go: bool = False) -> tuple[tuple[str, str], ...]:
     out = []
     for a, b, c, d in _TYPED.findall(line):
         out.append((a, b) if a else (c, d))
+    if AS_RECEIVERS and " as " in line:
+        m = _EXCEPT_AS.match(line)
+        if m:
+            out.extend((m.group(2), t.strip().split(".")[-1]) for t in m.group(1).split(",")
+                       if t.strip().split(".")[-1][:1].isupper())
+        m = _WITH_AS.match(line)
+        if m:
+            out.append((m.group(2), m.group(1)))
     if go == "java":  # `Type name` declarations (receiver_dialect)
         out.extend(declared_receivers(line))
     elif go:
@@ -93,6 +108,9 @@ class Evidence:
     receiver_types: dict[str, int] = None  # type: ignore[assignment]
     # variable -> its declared types (`formatter` -> {"HelpFormatter"})
     receivers: dict[str, frozenset[str]] = None  # type: ignore[assignment]
+    # type name -> rows above the cursor of a receiver declared with it there, within
+    # FRESH_ROWS (`url = URL(raw)` just above: `url.` is likely next)
+    fresh_receivers: dict[str, int] = None  # type: ignore[assignment]
 
     def use(self, name: str) -> NameUse | None:
         return self.uses.get(name)
@@ -216,6 +234,18 @@ def _note_receivers(typed, first: int, lo: int, hi: int, wanted, receiver_types:
             receiver_types[type_name] = d
         receivers.setdefault(var, set()).add(type_name)
 
+def _note_fresh(typed, first: int, cursor_line: int, typing_line: int, wanted,
+                fresh: dict[str, int]) -> None:
+    """Types of receivers declared within FRESH_ROWS above the cursor line (not on the
+    line being typed: half written), by their rows above it."""
+    for rel, _, type_name in typed:
+        row = first + rel
+        up = cursor_line - row
+        if 0 < up <= FRESH_ROWS and row != typing_line and type_name in wanted and \
+                up < fresh.get(type_name, FAR):
+            fresh[type_name] = up
+
+
 def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
            typing_line: int = -1) -> Evidence:
     """Evidence for `names` in the current file's `analysis` with the cursor at
@@ -246,6 +276,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
     receiver_types: dict[str, int] = {}
     receivers: dict[str, set[str]] = {}
     far_nodes: list = []
+    fresh: dict[str, int] = {}
     far_sig: list = []
     for node in analysis.usages:
         first, last, ident_set, idents = node
@@ -263,6 +294,8 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
             continue
         attrs, typed = _node_attributes(lines, first, last, idents, go, kept)
         _note_receivers(typed, first, lo, hi, wanted, receiver_types, receivers)
+        if typed and first <= cursor_line and last >= cursor_line - FRESH_ROWS:
+            _note_fresh(typed, first, cursor_line, typing_line, wanted, fresh)
         cursor_here = first <= typing_line <= last
         for name in hits:
             if cursor_here:
@@ -308,7 +341,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                        frozenset(quals.get(n, ())))
             for n, c in nodes.items()}
     return Evidence(anchor, frozenset(import_idents), bound, uses, star, receiver_types,
-                    {v: frozenset(t) for v, t in receivers.items()})
+                    {v: frozenset(t) for v, t in receivers.items()}, fresh)
 
 
 @dataclass(frozen=True)

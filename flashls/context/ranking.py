@@ -35,6 +35,7 @@ from .evidence import FAR, Evidence, anchor_range, gather
 from .evidence_c import scoring_parent
 from .evidence_locality import with_locality
 from .evidence_lang import adjust as adjust_for_language
+from .evidence_pyjs import revise as revise_pyjs
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -52,10 +53,14 @@ MODULE = 0.45  # an unused top-level name of a module used as `mod.X`
 USED = 0.35  # plain use, no other evidence (might be a local of the same name)
 LOOSE_MEMBER = 0.2  # `.method` of a container without evidence (a shared name)
 RECEIVER_MEMBER = 0.45  # a method of a type a receiver near the cursor is declared with
+FRESH_RECEIVER_MEMBER = 0.7  # ... declared a few lines above the cursor (`x = T(...)`)
 UNUSED_IMPORT = 0.85  # proximity of a name imported but used nowhere yet: likely next
+MODULE_PRIVATE = 0.5  # ...and for a module's `_private` top-level names
 PRIVATE = 0.25  # ...times this for its `_name` / dunder members (not called as `x._name`)
 IMPL = 0.25  # an impl block's header alone (its used methods bring it along anyway)
 STRONG = 30.0  # new evidence scoring above this (a name used in the anchor) changes a kept selection
+PLAIN_NOT_MEMBER = True  # a member's name used only plainly: no use of the member
+TYPED_NEAR = True  # a typed member's proximity: also its receiver's (flag: measured)
 CONSTRUCTORS = frozenset({"__init__", "constructor", "new", "__new__", "New"})
 
 
@@ -152,6 +157,8 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
             return 100 * TYPED_MEMBER * _near(use.distance) + _freq(use.nodes)
     if _dunder(item.name):
         use = None  # `super().__init__` everywhere says nothing about one class
+    elif PLAIN_NOT_MEMBER and use is not None and parent is not None and not use.attribute:
+        use = None  # a plain `merge` (a local, a keyword argument) is no call of `x.merge`
     if use is None:
         if parent is not None and item.name in CONSTRUCTORS and \
                 _has_evidence(parent.name, ev):
@@ -159,12 +166,17 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
             return 100 * CONSTRUCTOR * _near(p.distance if p else FAR)
         hidden = item.name[:1] == "_"  # dunders, private names: rarely called from outside
         if parent is not None and parent.name in ev.receiver_types:
-            # a method of a type some receiver near the cursor has (`f: HelpFormatter`)
-            return 100 * RECEIVER_MEMBER * _near(ev.receiver_types[parent.name]) * \
+            # a method of a type some receiver near the cursor has (`f: HelpFormatter`),
+            # more so when it was declared just above the cursor (`url = URL(raw)`)
+            weight = FRESH_RECEIVER_MEMBER if ev.fresh_receivers and \
+                parent.name in ev.fresh_receivers else RECEIVER_MEMBER
+            return 100 * weight * _near(ev.receiver_types[parent.name]) * \
                 (PRIVATE if hidden else 1.0)
         if module is not None and module.distance < FAR and item.level <= 1:
-            # a module this file uses as `mod.X`: its other names may be next
-            return 100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2
+            # a module this file uses as `mod.X`: its other names may be next (its
+            # `_private` ones seldom: `nodes._binop_to_func` is the module's own)
+            return (100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2) * \
+                (MODULE_PRIVATE if hidden else 1.0)
         # nothing points at it: fill what is left, top-level and early imports first
         return (3.0 if item.level <= 1 else 1.0) / (1.0 + file.rank / 4.0)
     near = _near(use.distance)
@@ -182,6 +194,9 @@ def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: E
         if use.attribute and parent.name in _typed(use, ev, typed_memo):
             # a receiver declared with this type calls it (`f: HelpFormatter`, `f.x()`)
             weight = TYPED_MEMBER
+            if TYPED_NEAR and parent.name in ev.receiver_types:
+                # ... and one is declared near the cursor: as near as that receiver
+                near = max(near, _near(ev.receiver_types[parent.name]))
         elif use.attribute and parent.name in ev.receiver_types:
             weight = MEMBER
         elif use.attribute and _has_evidence(parent.name, ev):
@@ -291,6 +306,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
             cands.append(Candidate(score, f_index, i_index, typed))
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
+    cands = revise_pyjs(resolver, files, cands)  # Python, JS/TS: overloads
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))
