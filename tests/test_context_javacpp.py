@@ -288,3 +288,40 @@ def test_cpp_estimates_count_the_tokens_of_long_all_caps_macro_names(tmp_path):
     window = estimate_tokens(ctx.prefix) + estimate_tokens(ctx.suffix)
     assert ctx.tokens == sum(p.tokens for p in ctx.parts) + window + \
         macro_excess(spec, ctx.prefix + ctx.suffix)
+
+
+JAVA_UNIT = (
+    "package p;\n\npublic enum Unit {\n    DAYS;\n"
+    "    private Unit(String name, long seconds) {\n    }\n"
+    "    private static long secondsOf(Unit u) {\n        return 1;\n    }\n"
+    "    @Override\n    @SuppressWarnings(\"unchecked\")\n"
+    "    public String secondsLabel() {\n        return \"s\";\n    }\n"
+    "    public long seconds() {\n        return 1;\n    }\n}\n")
+
+
+def test_java_brief_entries_leave_out_annotation_lines():
+    a = analyze(language_for("java"), JAVA_UNIT, ("javacpp-brief", JAVA_UNIT))
+    label = next(it for it in a.items if it.name == "secondsLabel")
+    assert label.brief[0] == ("    public String secondsLabel() {",)
+    assert "    @Override" in label.lines  # the full form (code actions) keeps them
+    # an annotation type is a declaration, not an annotation line
+    text = "package p;\n\n@Retention(RUNTIME)\npublic @interface Marker {\n}\n"
+    marker = next(it for it in analyze(language_for("java"), text, ("javacpp-ann", text)).items
+                  if it.name == "Marker")
+    assert marker.brief[0][-1].strip().startswith("public @interface Marker")
+
+
+def test_java_private_members_of_a_neighbor_rank_below_its_public_ones(tmp_path):
+    user = ("package p;\n\nclass User {\n    long f(Unit u) {\n"
+            "        long a = u.seconds() + Unit.secondsOf(u);\n"
+            "        return a + u.seconds();\n    }\n}\n")
+    _write(tmp_path, {"p/Unit.java": JAVA_UNIT, "p/User.java": user})
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    path = tmp_path / "p/User.java"
+    a = _analysis(path)
+    files = neighbor_files(a.spec, str(path), a, ws, {})
+    cands, _ = ranking.rank(a, str(path), 5, (5, 5), files, a.spec.resolver)
+    scores = {files[c.file].analysis.items[c.item].name: c.score for c in cands if c.file >= 0}
+    # both are used next to the cursor; the private one cannot be called from here
+    assert scores["seconds"] > 0
+    assert scores["secondsOf"] < scores["seconds"] / 5

@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
+from .evidence_java import brief_head
 from .languages import LanguageSpec
 from .memo import CHUNK_MEMO_SIZE
 from .secrets import redact
@@ -128,6 +129,7 @@ def _brief(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container:
         else:
             at = len(head) - 1 - head[::-1].index(d.doc)
         head = head[:at] + head[at + 1:]
+    head = brief_head(spec.resolver, head)  # Java: no annotation lines
     elision = f"{spec.line_comment} ..."
     if not d.has_body and len(head) > MAX_BRIEF_BODY_LINES:
         # a long constant or type alias: its name and first lines say what it is (and
