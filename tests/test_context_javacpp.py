@@ -202,9 +202,9 @@ def test_cpp_requests_hold_back_the_extra_estimate_margin(tmp_path):
     budget = 2048
     ctx = assemble_context(pdoc, len(user) // 2, budget_tokens=budget, workspace=ws)
     assert any(p.tier == "neighbors" for p in ctx.parts)
-    assert extra_estimate_margin(pdoc.spec, budget) == budget // 12
+    assert extra_estimate_margin(pdoc.spec, budget) == budget // 25
     assert extra_estimate_margin(language_for("python"), budget) == 0
-    assert ctx.tokens <= budget - budget // 20 - budget // 12
+    assert ctx.tokens <= budget - budget // 20 - budget // 25
 
 
 def test_cpp_definitions_inside_an_include_guard_and_nested_namespaces_are_found():
