@@ -325,3 +325,28 @@ def test_java_private_members_of_a_neighbor_rank_below_its_public_ones(tmp_path)
     # both are used next to the cursor; the private one cannot be called from here
     assert scores["seconds"] > 0
     assert scores["secondsOf"] < scores["seconds"] / 5
+
+
+def test_java_a_type_imported_and_used_nowhere_else_ranks_as_likely_next(tmp_path):
+    from flashls.context import evidence, evidence_java
+    assert evidence_java.FAR == evidence.FAR
+    files = {f"lib/fmt/T{i:02d}.java": f"package lib.fmt;\npublic class T{i:02d} {{\n"
+             f"    public void m{i}() {{}}\n}}\n" for i in range(8)}
+    files["lib/fmt/Builder.java"] = ("package lib.fmt;\npublic final class Builder {\n"
+                                     "    public Builder append(String s) { return this; }\n}\n")
+    imports = "".join(f"import lib.fmt.T{i:02d};\n" for i in range(8))
+    uses = "".join(f"        new T{i:02d}().m{i}();\n" for i in range(8))
+    user = ("package app;\n\n" + imports + "import lib.fmt.Builder;\n\nclass Era {\n"
+            "    void f() {\n" + uses + "\n    }\n}\n")
+    _write(tmp_path, {**files, "app/Era.java": user})
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    path = tmp_path / "app/Era.java"
+    a = _analysis(path)
+    cursor = len(user.split("\n")) - 4  # the empty line at the end of f()
+    files_ = neighbor_files(a.spec, str(path), a, ws, {})
+    cands, _ = ranking.rank(a, str(path), cursor, (cursor, cursor), files_, a.spec.resolver)
+    scores = {files_[c.file].analysis.items[c.item].name: c.score for c in cands if c.file >= 0}
+    # imported for the line being written: it scores as an unused named import, not
+    # as the member access `fmt.Builder` its import line reads as
+    assert scores["Builder"] >= evidence_java.UNUSED_IMPORT_SCORE
+    assert scores["append"] < evidence_java.UNUSED_IMPORT_SCORE

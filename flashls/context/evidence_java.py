@@ -10,6 +10,10 @@
 * Brief entries: annotation lines (`@Override`, `@SuppressWarnings("unchecked")`) are
   left out of a Java signature's brief form: they cost 3-8 tokens each and say
   nothing a completion needs.
+* Unused imports: a type named by a single-type import and used nowhere else in the
+  file is likely what comes next (it was imported for it); its entry scores like an
+  unused named import elsewhere (`ranking.UNUSED_IMPORT`), not like the member access
+  `java.time.format.DateTimeFormatterBuilder` the import line reads as.
 * Visibility: a `private` member of a neighbor file's class cannot be used from
   another file, so its entry ranks with `PRIVATE_FACTOR` of its score.
 * Receivers: `ReentrantLock lock = ...`, `Sink<? super T> downstream;`, parameters
@@ -47,16 +51,39 @@ def _is_private(line: str) -> bool:
     return bool(_PRIVATE.match(line))
 
 
-def with_visibility(cands: list, files: Sequence, resolver: str) -> list:
-    """`cands` with the private members of neighbor files' classes demoted."""
+FAR = 1 << 30  # evidence.FAR (evidence.py imports this module): no use but the import
+UNUSED_IMPORT_SCORE = 85.0  # 100 * ranking.UNUSED_IMPORT: the same weight as Python's
+_SINGLE_IMPORT = re.compile(r"^\s*import\s+(?!static\b)[\w.]*\.([A-Z][\w$]*)\s*;")
+
+
+def _unused_imports(analysis, ev) -> frozenset[str]:
+    """Types a single-type import names that the file uses on no other line."""
+    lines = analysis.lines
+    out = set()
+    for row in analysis.import_lines:
+        m = _SINGLE_IMPORT.match(lines[row]) if row < len(lines) else None
+        if m:
+            use = ev.uses.get(m.group(1))
+            if use is None or use.distance >= FAR:
+                out.add(m.group(1))
+    return frozenset(out)
+
+
+def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
+    """Java: `cands` with others' private members demoted and unused single-type
+    imports scored as likely next."""
     if resolver != "java":
         return cands
+    unused = _unused_imports(analysis, ev)
     out = []
     for c in cands:
         if c.file >= 0:
             item = files[c.file].analysis.items[c.item]
             if item.parent != -1 and any(_is_private(line) for line in item.brief[0][:2]):
                 c = replace(c, score=c.score * PRIVATE_FACTOR)
+            elif item.parent == -1 and item.name in unused and c.score < UNUSED_IMPORT_SCORE \
+                    and type_name(files[c.file].path) == item.name:
+                c = replace(c, score=UNUSED_IMPORT_SCORE)
         out.append(c)
     return out
 
