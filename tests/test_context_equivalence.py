@@ -238,6 +238,13 @@ def _estimate_one_scan(text: str) -> int:
         total += t._W_DIGIT_GROUP * sum((len(d) + 2) // 3 for d in digits)
     if not text.isascii() or t._CTRL.search(text):
         total += t._W_NON_ASCII_CHAR * len(t._NON_ASCII.findall(text))
+    caps = t._CAPS.findall(text)
+    if caps:
+        total += t._W_CAPS_CHAR * sum(map(len, caps)) + t._W_CAPS_HUMP * len(caps)
+    mid_tabs = len(t._MID_TAB.findall(text))
+    space_digits = len(t._SPACE_DIGIT.findall(text))
+    if mid_tabs or space_digits:
+        total += t._W_MID_TAB_RUN * mid_tabs + t._W_SPACE_DIGIT * space_digits
     return max(1, math.ceil(total - 1e-9))
 
 

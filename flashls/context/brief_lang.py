@@ -1,10 +1,12 @@
-"""Go brief forms: more definitions per token in the completion context.
+"""Per-language brief forms: more definitions per token in the completion context.
 
 A Go struct's first rows are often field doc comments (cobra's `Command` opens with
 `// Use is the one-line usage message.` and two more comment lines); the brief form
 of its first few rows then says nothing but that. Here the comment lines below a
 definition's name are left out of the brief form (the full form, used by code
-actions, keeps them). `outline._brief` calls `compact` through one hook line.
+actions, keeps them). Java's annotation lines (`@Override`) are left out too
+(`evidence_java.brief_head`). `outline._brief` calls `language_brief` through one
+hook line.
 
 Measured and not kept for Rust (dev, `benchmarks.real_context`): dropping the
 attribute lines above a struct (`#[derive(Clone, Debug, Eq, PartialEq)]`) and field
@@ -14,6 +16,8 @@ won none."""
 from __future__ import annotations
 
 from typing import Sequence
+
+from .evidence_java import brief_head
 
 COMPACT_RESOLVERS = frozenset({"go"})
 
@@ -29,3 +33,9 @@ def compact(resolver: str, name: str, head: Sequence[str], elision: str) -> list
         return head
     return [line for i, line in enumerate(head)
             if i <= at or not line.strip().startswith("//") or line.strip() == elision]
+
+
+def language_brief(resolver: str, name: str, head: Sequence[str], elision: str) -> list[str]:
+    """The language's own trimming of a brief head (Java annotations, Go field
+    comments); unchanged for the other languages."""
+    return compact(resolver, name, brief_head(resolver, list(head)), elision)

@@ -7,6 +7,15 @@
   `Foo` appears in the file. Explicit imports come first, then by how often the type
   is used, so a large package (java.util.concurrent: 60 files) no longer fills the
   neighbor slots in directory order before reaching the file that matters.
+* Brief entries: annotation lines (`@Override`, `@SuppressWarnings("unchecked")`) are
+  left out of a Java signature's brief form: they cost 3-8 tokens each and say
+  nothing a completion needs.
+* Unused imports: a type named by a single-type import and used nowhere else in the
+  file is likely what comes next (it was imported for it); its entry scores like an
+  unused named import elsewhere (`ranking.UNUSED_IMPORT`), not like the member access
+  `java.time.format.DateTimeFormatterBuilder` the import line reads as.
+* Visibility: a `private` member of a neighbor file's class cannot be used from
+  another file, so its entry ranks with `PRIVATE_FACTOR` of its score.
 * Receivers: `ReentrantLock lock = ...`, `Sink<? super T> downstream;`, parameters
   `(Node.Builder b)` declare a variable's type, so `lock.unlock()` is a method of
   `ReentrantLock` (the evidence `ranking.py` weighs as a typed member); a static
@@ -17,12 +26,66 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
 from .memo import LINE_MEMO_SIZE
 
 MAX_PACKAGE_FILES = 400  # a package this large is sampled (its used types first)
+PRIVATE_FACTOR = 0.1  # a private member of another file's class: not usable here
+_ANNOTATION_LINE = re.compile(r"^\s*@(?!interface\b)[\w.]+\s*(?:\(.*\))?\s*$")
+_PRIVATE = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:[a-z]+\s+)*private\b")
+
+
+def brief_head(resolver: str, head: list[str]) -> list[str]:
+    """A Java signature's brief lines without its annotation-only lines."""
+    if resolver != "java" or len(head) < 2:
+        return head
+    kept = [line for line in head if not _ANNOTATION_LINE.match(line)]
+    return kept or head
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def _is_private(line: str) -> bool:
+    return bool(_PRIVATE.match(line))
+
+
+FAR = 1 << 30  # evidence.FAR (evidence.py imports this module): no use but the import
+UNUSED_IMPORT_SCORE = 85.0  # 100 * ranking.UNUSED_IMPORT: the same weight as Python's
+_SINGLE_IMPORT = re.compile(r"^\s*import\s+(?!static\b)[\w.]*\.([A-Z][\w$]*)\s*;")
+
+
+def _unused_imports(analysis, ev) -> frozenset[str]:
+    """Types a single-type import names that the file uses on no other line."""
+    lines = analysis.lines
+    out = set()
+    for row in analysis.import_lines:
+        m = _SINGLE_IMPORT.match(lines[row]) if row < len(lines) else None
+        if m:
+            use = ev.uses.get(m.group(1))
+            if use is None or use.distance >= FAR:
+                out.add(m.group(1))
+    return frozenset(out)
+
+
+def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
+    """Java: `cands` with others' private members demoted and unused single-type
+    imports scored as likely next."""
+    if resolver != "java":
+        return cands
+    unused = _unused_imports(analysis, ev)
+    out = []
+    for c in cands:
+        if c.file >= 0:
+            item = files[c.file].analysis.items[c.item]
+            if item.parent != -1 and any(_is_private(line) for line in item.brief[0][:2]):
+                c = replace(c, score=c.score * PRIVATE_FACTOR)
+            elif item.parent == -1 and item.name in unused and c.score < UNUSED_IMPORT_SCORE \
+                    and type_name(files[c.file].path) == item.name:
+                c = replace(c, score=UNUSED_IMPORT_SCORE)
+        out.append(c)
+    return out
 
 
 def java_roots(path: str, package: str | None) -> tuple[str, str]:

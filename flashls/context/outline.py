@@ -21,7 +21,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from .brief_lang import compact as compact_brief
+from .brief_lang import language_brief
 from .languages import LanguageSpec
 from .memo import CHUNK_MEMO_SIZE
 from .secrets import redact
@@ -130,7 +130,7 @@ def _brief(spec: LanguageSpec, d: Definition, lines: tuple[str, ...], container:
             at = len(head) - 1 - head[::-1].index(d.doc)
         head = head[:at] + head[at + 1:]
     elision = f"{spec.line_comment} ..."
-    head = compact_brief(spec.resolver, d.name, head, elision)  # Go, Rust: brief_lang.py
+    head = language_brief(spec.resolver, d.name, head, elision)  # Java, Go: brief_lang.py
     if not d.has_body and len(head) > MAX_BRIEF_BODY_LINES:
         # a long constant or type alias: its name and first lines say what it is (and
         # its last line, where a C `typedef struct {...} Name;` names it)
