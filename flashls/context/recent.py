@@ -18,6 +18,7 @@ from typing import Mapping
 
 from cachetools import LRUCache
 
+from .doc_lines import DocumentLines
 from .neighbors import identifiers, line_identifiers
 from .secrets import clean
 from .symbols import split_lines
@@ -158,7 +159,7 @@ def recent_snippets(*, current: ParsedDocument, window_lines: tuple[int, int],
             starts = sorted(s for (u, s) in recent_starts if u == uri)
             if not starts:
                 continue
-            current_lines = split_lines(pdoc.doc.text)
+            current_lines = DocumentLines(pdoc.doc)  # a few lines, not the whole split
             chunks = [(s, frozenset().union(*(line_identifiers(ln) for ln in
                                               current_lines[s:s + CHUNK_LINES])) - KEYWORDS)
                       for s in starts if s < len(current_lines)]
