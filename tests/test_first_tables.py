@@ -154,6 +154,10 @@ for uri, lang, unit in (("file:///w/a.go", "go", "func F{i}(x int) int {{\n\tret
     pdoc = ParsedDocument.open(Document(uri, text, lang, 1), uri)
     ctx = assemble_context(pdoc, len(text) // 2, budget_tokens=2000)
     assert any(p.tier == "outline" for p in ctx.parts), uri
+    cut = len(text) // 2  # an Enter: the next version's items are mostly moved ones
+    pdoc.apply_change(pdoc.doc.position_at(cut), pdoc.doc.position_at(cut), "\n")
+    pdoc.doc.version += 1
+    assemble_context(pdoc, cut + 1, budget_tokens=2000)
 print(sorted(m for m in set(sys.modules) - before if m.startswith("flashls")))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

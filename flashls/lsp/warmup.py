@@ -45,8 +45,8 @@ SAMPLE_MESSAGES: tuple[dict[str, Any], ...] = (
 # modules the context engine imports inside functions (cycles between them), which the
 # first full-context request would otherwise import
 CONTEXT_MODULES = ("flashls.context.local_parse", "flashls.context.first_tables",
-                   "flashls.context.rank_memo", "flashls.context.evidence_go",
-                   "flashls.context.evidence_rust")
+                   "flashls.context.rank_memo", "flashls.context.moved_items",
+                   "flashls.context.evidence_go", "flashls.context.evidence_rust")
 
 
 def _sample_answers() -> tuple[tuple[str, Any], ...]:
