@@ -8,7 +8,8 @@ old ones and the new ones), 900 items and 10-20 ms per Enter on `lib.dom.d.ts`.
 
 from __future__ import annotations
 
-from operator import is_, itemgetter
+from itertools import compress, count
+from operator import is_not, itemgetter
 from typing import Sequence
 
 from .neighbors import entry_cost
@@ -20,14 +21,12 @@ _brief = itemgetter(BRIEF)
 def cost_change(old: Sequence, new: Sequence) -> int:
     """sum(entry_cost(new)) - sum(entry_cost(old)), where an item whose brief form is
     the same object as its counterpart's (moved, not changed) costs nothing: runs of
-    one length are compared pair by pair (in C while the briefs are the same), and
+    one length are compared pair by pair (in C), and
     otherwise the common ends by brief identity are skipped."""
     n, m = len(old), len(new)
-    if n == m:
-        if all(map(is_, map(_brief, old), map(_brief, new))):
-            return 0
-        return sum(entry_cost(b) - entry_cost(a) for a, b in zip(old, new)
-                   if a[BRIEF] is not b[BRIEF])
+    if n == m:  # the indices whose brief changed, found in C
+        changed = compress(count(), map(is_not, map(_brief, old), map(_brief, new)))
+        return sum(entry_cost(new[k]) - entry_cost(old[k]) for k in changed)
     p = 0
     while p < n and p < m and old[p][BRIEF] is new[p][BRIEF]:
         p += 1
