@@ -113,7 +113,7 @@ def test_incremental_counts_splices_and_demand_equal_a_fresh_computation(
                    for k, v in counts.items())
         assert got.ident_counts.get("no_such_name") is None
         assert list(got.top_starts) == sorted(got.top_starts)  # `window.anchors` bisects
-        assert local_parse.document_lines(pdoc) == pdoc.doc.text.split("\n")
+        assert list(local_parse.document_lines(pdoc)) == pdoc.doc.text.split("\n")
         if not local_parse.provisional(pdoc):
             assert counts == _counts_from_nodes(want)
         # what the splice says it kept is kept (the tail moved by whole lines only)

@@ -379,3 +379,30 @@ async def test_an_answer_holds_the_foreground_only_for_a_request_that_holds_it()
     release()
     automatic()
     assert not session.foreground.busy()
+
+
+async def test_an_answer_holds_its_request_until_the_request_is_answered():
+    """The request's own hold, let go when its upstream call left, is renewed when the
+    model's answer arrives and lasts until the request is answered (not only until
+    the stream closes: the clean-up and the editor's answer come after it)."""
+    from flashls.lsp.foreground import handling, handling_token
+    server = create_server()
+    session = server.session
+    foreground = session.foreground
+    token = foreground.hold("textDocument/inlineCompletion")  # as `handle_message` does
+    foreground.release_all()  # the upstream request was sent
+    assert not foreground.busy()
+    marked, marked_token = handling.set("textDocument/inlineCompletion"), \
+        handling_token.set(token)
+    try:
+        closed = session._answer_hold()  # the answer's headers arrived
+    finally:
+        handling_token.reset(marked_token)
+        handling.reset(marked)
+    assert foreground.busy()
+    closed()  # the stream closed: the answer is still being cleaned and sent
+    assert foreground.busy()
+    foreground.release(token)  # the request was answered
+    assert not foreground.busy()
+    assert not foreground.hold_again(token)  # an answered request holds nothing more
+    assert not foreground.busy()

@@ -1020,7 +1020,7 @@ def has_state(state_key: Hashable) -> bool:
 
 
 def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
-                  state_key: Hashable, slice_s: float) -> Iterator[None]:
+                  state_key: Hashable, slice_s: float) -> Generator[None, None, Analysis]:
     """`analyze(..., current=True, state_key=...)` of a document with no analyzed
     version yet, in slices of about `slice_s` seconds, yielding between them. `tree`
     must be a private copy (edits to the document edit its tree in place)."""
@@ -1031,6 +1031,7 @@ def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
     note_root(state_key, tree)
     with _LOCK:
         _CURRENT[(spec.name, key)] = result
+    return result  # the preparation's last steps build its ranking tables
 
 
 def clear() -> None:

@@ -22,6 +22,9 @@ from .symbols import node_queries_steps
 from .syntax import REPARSE_SLICE_S, SLICE_S, ParsedDocument, SyntaxState
 
 EXTRACTION_QUERIES = ("definitions", "imports")  # what `analysis` matches per node
+# documents analyzed in the background whose ranking tables are still being built
+# (`first_tables`): until they are, requests get the window only, as during the analysis
+_TABLES_PENDING: set[Hashable] = set()
 
 
 def document_key(pdoc: ParsedDocument) -> Hashable:
@@ -32,11 +35,14 @@ def document_key(pdoc: ParsedDocument) -> Hashable:
 
 def analysis_ready(pdoc: ParsedDocument) -> bool:
     """The full context costs no more than the edit since the last analyzed version:
-    a small document, or a big one whose tree and some analyzed version exist."""
+    a small document, or a big one whose tree and some analyzed version exist (and
+    whose first ranking tables are built, `first_tables`)."""
     if not pdoc.big:
         return True
     syntax = pdoc.syntax
-    return syntax is not None and syntax.tree is not None and has_state(pdoc.doc.uri)
+    uri = pdoc.doc.uri
+    return syntax is not None and syntax.tree is not None and has_state(uri) and \
+        uri not in _TABLES_PENDING
 
 
 def current_analysis(pdoc: ParsedDocument) -> Analysis | None:
@@ -65,11 +71,13 @@ def query_steps(spec: LanguageSpec) -> Iterator[None]:
     for kind in EXTRACTION_QUERIES:
         yield
         yield from node_queries_steps(spec, kind)  # cached: free after the first time
+    from .first_tables import cursor_query_steps  # it imports the ranking, which imports
+    yield from cursor_query_steps(spec)  # this module
 
 
 def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterator[None]:
-    """Parse (if needed), then analyze the document as it is now, yielding every
-    `slice_s` seconds. The document may change between steps: edits during the parse
+    """Parse (if needed), then analyze the document as it is now and build the
+    ranking's first tables from that analysis, yielding every `slice_s` seconds. The document may change between steps: edits during the parse
     are replayed on its tree, and an analysis under way finishes on the version it
     began with (the next request updates it incrementally). Stops early when the text
     is replaced; the caller repeats while `needs_background` holds."""
@@ -89,9 +97,18 @@ def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterato
     doc = pdoc.doc
     if has_state(doc.uri):  # analyzed before: the next request updates it incrementally
         return
-    yield from query_steps(syntax.spec)
-    yield from analyze_steps(syntax.spec, doc.text, syntax.tree.copy(), document_key(pdoc),
-                             doc.uri, slice_s)
+    from .first_tables import table_steps  # (see `query_steps`)
+    _TABLES_PENDING.add(doc.uri)
+    try:
+        yield from query_steps(syntax.spec)
+        analyzed = yield from analyze_steps(syntax.spec, doc.text, syntax.tree.copy(),
+                                            document_key(pdoc), doc.uri, slice_s)
+        yield
+        # the tables the first full-context request would build in one call (a later
+        # version's request shares every unchanged node's entry)
+        yield from table_steps(analyzed, slice_s)
+    finally:  # done, failed or abandoned: the document is ready either way
+        _TABLES_PENDING.discard(doc.uri)
 
 
 # -- neighbor files ------------------------------------------------------------------

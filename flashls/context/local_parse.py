@@ -14,13 +14,14 @@ reparse) or when something needs it, never on a request.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from tree_sitter import Parser, Point, Range, Tree
 
 from .analysis import (Analysis, analyze, analyze_region, analyzed_lines, has_provisional,
                        syntax_errors)
 from .background import analysis_ready, document_key
-from .symbols import split_lines
+from .doc_lines import DocumentLines
 from .syntax import ParsedDocument
 
 # a region larger than this (edits spread over the file, or a node swallowing much of
@@ -120,9 +121,10 @@ def has_error(pdoc: ParsedDocument) -> bool:
     return tree is not None and tree.root_node.has_error
 
 
-def document_lines(pdoc: ParsedDocument) -> list[str]:
-    """`split_lines(pdoc.doc.text)`, from the analysis of this very version when there
-    is one (read-only)."""
+def document_lines(pdoc: ParsedDocument) -> Sequence[str]:
+    """`split_lines(pdoc.doc.text)` without splitting: the analysis's lines of this very
+    version when there is one (read-only), else a view reading the document's line
+    index (`doc_lines.DocumentLines`)."""
     known = pdoc.doc.known_bytes()
     lines = analyzed_lines(pdoc.doc.uri, known) if known is not None else None
-    return lines if lines is not None else split_lines(pdoc.doc.text)
+    return lines if lines is not None else DocumentLines(pdoc.doc)

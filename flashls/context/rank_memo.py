@@ -182,7 +182,7 @@ def _prime_demand(doc: _Doc, items: Sequence[Item]) -> None:
     but changes a few items only, found between the longest equal runs at both ends.
     Summing all of them is a millisecond in a 5,000-line file."""
     from . import ranking
-    from .neighbors import entry_cost
+    from .moved_items import cost_change
     hit = ranking._COSTS.get((id(items), True))
     if hit is not None and hit[0] is items:
         doc.demand = (items, hit[1])
@@ -193,8 +193,7 @@ def _prime_demand(doc: _Doc, items: Sequence[Item]) -> None:
     old, cost = doc.demand
     n, m = len(old), len(items)
     p, q = splice_ends(old, items) or _common_ends(tuple(old), tuple(items))  # warm
-    cost += sum(entry_cost(it) for it in items[p:m - q]) - \
-        sum(entry_cost(it) for it in old[p:n - q])
+    cost += cost_change(old[p:n - q], items[p:m - q])  # items an Enter only moved: free
     ranking._remember_cost(items, True, cost)
     doc.demand = (items, cost)
 

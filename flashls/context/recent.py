@@ -159,7 +159,7 @@ def recent_snippets(*, current: ParsedDocument, window_lines: tuple[int, int],
             starts = sorted(s for (u, s) in recent_starts if u == uri)
             if not starts:
                 continue
-            current_lines = document_lines(pdoc)  # warm: the analysis's, if current
+            current_lines = document_lines(pdoc)  # never the whole file's split
             chunks = [(s, frozenset().union(*(line_identifiers(ln) for ln in
                                               current_lines[s:s + CHUNK_LINES])) - KEYWORDS)
                       for s in starts if s < len(current_lines)]

@@ -26,6 +26,10 @@ HOLD_POLL_S = 0.001  # how often a held-back preparation looks again
 # invoked completion holds the preparation back, one for an automatic one does not
 handling: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "flashls_foreground_request", default=None)
+# ...and the hold token that request took: its answer renews it (`hold_again`) until
+# the request is answered
+handling_token: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "flashls_foreground_token", default=None)
 
 
 class Foreground:
@@ -43,16 +47,29 @@ class Foreground:
         self.max_hold_s = max_hold_s
         self.input_pending: Callable[[], bool] = lambda: False
         self._holds: dict[int, tuple[str, float]] = {}  # token -> (kind, expires at)
+        self._open: set[int] = set()  # tokens not released yet (expired or not)
         self._tokens = itertools.count(1)
         self.waits = 0  # turns that had to wait (debugStats, tests)
 
     def hold(self, kind: str = "") -> int:
         token = next(self._tokens)
         self._holds[token] = (kind, time.monotonic() + self.max_hold_s)
+        self._open.add(token)
         return token
+
+    def hold_again(self, token: int, kind: str = "") -> bool:
+        """Renew a hold its upstream call let go (`release_all`) while its request is
+        still being answered: the model's answer arrives, and the clean-up and the
+        editor's answer after it should not each wait behind a slice. False when
+        the token was released already (its request is answered)."""
+        if token not in self._open:
+            return False
+        self._holds[token] = (kind, time.monotonic() + self.max_hold_s)
+        return True
 
     def release(self, token: int) -> None:
         self._holds.pop(token, None)
+        self._open.discard(token)
 
     def release_all(self, after_s: float = 0.0) -> None:
         """Every hold, `after_s` from now: an upstream call is on its way, and the

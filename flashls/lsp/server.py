@@ -25,7 +25,7 @@ from ..completion.service import CompletionEngine, Suggestion
 from ..context.document import Document, PositionError
 from ..context.syntax import ParsedDocument
 from ..settings import SECTION, Settings, apply_settings
-from .foreground import handling
+from .foreground import handling, handling_token
 from .session import Session
 from .warmup import warm_up, warm_workspace
 
@@ -69,9 +69,11 @@ class FlashProtocol(LanguageServerProtocol):
             return
         token = foreground.hold(kind)
         marked = handling.set(kind)  # what the handler's tasks start with (a copy)
+        marked_token = handling_token.set(token)
         try:
             super().handle_message(message)
         finally:
+            handling_token.reset(marked_token)
             handling.reset(marked)
             future = self._request_futures.get(message.id)
             if future is None or future.done():

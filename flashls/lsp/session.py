@@ -28,7 +28,7 @@ from ..model.network import NetworkSettingError, client_kwargs
 from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
-from .foreground import Foreground, handling
+from .foreground import Foreground, handling, handling_token
 from .logs import configure_logging
 
 if TYPE_CHECKING:
@@ -188,13 +188,18 @@ class Session:
 
     def _answer_hold(self) -> Any:
         """A model answer is arriving for a request that holds the foreground (an
-        invoked completion, an action): the background preparation waits until it is
-        closed (at most `Foreground.max_hold_s`), so its chunks, the clean-up and the
-        editor's answer are not each behind a slice of background work. Answers to
+        invoked completion, an action): the background preparation waits until the
+        request is answered (at most `Foreground.max_hold_s`; until the stream is
+        closed when the request's own hold is gone), so its chunks, the clean-up and
+        the editor's answer are not each behind a slice of background work (after
+        the stream closed they were: 10 slices on a loaded machine). Answers to
         automatic completions do not hold it: while the user types they would be
         back to back, and the preparation would never get its turn."""
         if handling.get() is None:
             return _nothing
+        request = handling_token.get()
+        if request is not None and self.foreground.hold_again(request, "answer"):
+            return _nothing  # held until the request is answered (`handle_message`)
         token = self.foreground.hold("answer")
         return lambda: self.foreground.release(token)
 

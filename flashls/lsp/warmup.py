@@ -4,13 +4,16 @@ Measured on the first completion after opening a file in a fresh server (before 
 30-90 ms of it under load): the HTTP client imports its event-loop backend
 (anyio's asyncio module, ~25 ms) on its first connection, and lsprotocol's converter
 generates the (un)structuring code of each message type the first time one arrives
-or leaves (didOpen, the completion request and its answer: 10-20 ms). The client
+or leaves (didOpen, the completion request and its answer: 10-20 ms), and the first
+full context imports the modules the context engine loads on first use (40-150 ms
+when Python compiles them from source, as with PYTHONDONTWRITEBYTECODE). The client
 waits for the `initialize` answer anyway before it opens anything, so they are paid
 there. Every step is best effort: a failure only means the cost stays where it was.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 from typing import Any, Callable
@@ -39,6 +42,13 @@ SAMPLE_MESSAGES: tuple[dict[str, Any], ...] = (
 )
 
 
+# modules the context engine imports inside functions (cycles between them), which the
+# first full-context request would otherwise import
+CONTEXT_MODULES = ("flashls.context.local_parse", "flashls.context.first_tables",
+                   "flashls.context.rank_memo", "flashls.context.moved_items",
+                   "flashls.context.evidence_go", "flashls.context.evidence_rust")
+
+
 def _sample_answers() -> tuple[tuple[str, Any], ...]:
     command = lsp.Command(title="flashls: accepted", command="flashls.accepted",
                           arguments=["s1"])
@@ -56,6 +66,7 @@ def warm_up(protocol: Any) -> list[str]:
     """Run the one-off first-use steps now; returns the names of those that failed."""
     failed = []
     for name, step in (("http backend", _import_http_backend),
+                       ("context modules", _import_context_modules),
                        ("messages in", lambda: _structure_samples(protocol)),
                        ("answers out", lambda: _unstructure_samples(protocol))):
         try:
@@ -85,6 +96,11 @@ def _import_http_backend() -> None:
     import anyio
 
     anyio.Event()
+
+
+def _import_context_modules() -> None:
+    for name in CONTEXT_MODULES:
+        importlib.import_module(name)
 
 
 def _structure_samples(protocol: Any) -> None:
