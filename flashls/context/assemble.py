@@ -4,8 +4,9 @@
 which enforces the boundary) and caches. Tiers: the cursor window (verbatim), the
 same-file outline and neighbor signatures (one budget, entries ranked on merit:
 `ranking.py`), recent code; in the output, parts are ordered
-most stable first (neighbors, outline, recent) so consecutive prompts share the
-longest possible byte-identical beginning.
+most stable first (neighbors, outline, recent; the stable ones in the order the
+document's last prompt had them) so consecutive prompts share the longest possible
+byte-identical beginning.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
+from .rank_memo import stable_order
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
 from .symbols import enclosing_scopes, split_lines
@@ -45,7 +47,8 @@ class ContextPart:
 
 @dataclass(frozen=True)
 class AssembledContext:
-    parts: tuple[ContextPart, ...]  # most stable first: neighbors, outline, recent
+    parts: tuple[ContextPart, ...]  # most stable first: neighbors, outline (in the
+    # document's last prompt's order, new parts after: `rank_memo.stable_order`), recent
     prefix: str  # window text before the cursor, ends exactly at the cursor (redacted)
     suffix: str  # window text after the cursor (redacted)
     window_start_line: int
@@ -163,6 +166,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         drop = max(range(len(parts)), key=lambda i: (TIER_ORDER.index(parts[i].tier), i))
         total -= parts[drop].tokens
         parts = parts[:drop] + parts[drop + 1:]
+    if analysis is not None:  # the last prompt's part order (`rank_memo.stable_order`)
+        parts = stable_order(doc.uri, parts)
     return AssembledContext(tuple(parts), window.prefix, window.suffix, window.start_line,
                             total, budget)
 
