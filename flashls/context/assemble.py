@@ -14,12 +14,14 @@ from __future__ import annotations
 import bisect
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping
 
 from .analysis import Analysis
 from .background import analysis_ready
 from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
 from .local_parse import current_analysis, tree_near
+from .memo import TEXT_MEMO_SIZE
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
@@ -60,7 +62,9 @@ TIER_ORDER = ("neighbors", "outline", "recent")
 ESTIMATE_MARGIN_DIVISOR = 20  # 5 % of the budget left unused against estimate error
 
 
+@lru_cache(maxsize=4 * TEXT_MEMO_SIZE)
 def _part(tier: str, source: str, text: str) -> ContextPart:
+    """A part and its cost (memoized: consecutive prompts repeat their parts)."""
     return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source, tier)
                        + prefix_tokens(text))
 
