@@ -1,4 +1,4 @@
-"""The stable parts of consecutive prompts of one document keep their order: a part
+"""The neighbor parts of consecutive prompts of one document keep their order: a part
 new since goes after the ones the last prompt had (`rank_memo.stable_order`), so the
 bytes before it stay as they were and DeepSeek's prefix cache keeps hitting."""
 
@@ -50,7 +50,7 @@ def test_parts_keep_the_last_prompts_order_and_new_ones_come_after(tmp_path):
         ["alpha.py", "zeta.py"]
 
 
-def test_stable_order_puts_new_parts_after_the_kept_ones_and_recent_code_last():
+def test_stable_order_puts_new_neighbor_parts_after_the_kept_ones_tiers_in_order():
     ranking.forget()
     key = "file:///w/main.py"
     part = lambda tier, source: ContextPart(tier, source, f"{source}\n", 3)  # noqa: E731
@@ -63,6 +63,6 @@ def test_stable_order_puts_new_parts_after_the_kept_ones_and_recent_code_last():
     canonical = [part("neighbors", "a.py"), part("neighbors", "c.py"),
                  part("outline", "main.py"), part("recent", "a.py"), part("recent", "x.py")]
     assert [(p.tier, p.source) for p in rank_memo.stable_order(key, canonical)] == [
-        ("neighbors", "c.py"), ("outline", "main.py"), ("neighbors", "a.py"),
+        ("neighbors", "c.py"), ("neighbors", "a.py"), ("outline", "main.py"),
         ("recent", "a.py"), ("recent", "x.py")]
     ranking.forget()

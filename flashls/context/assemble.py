@@ -4,7 +4,7 @@
 which enforces the boundary) and caches. Tiers: the cursor window (verbatim), the
 same-file outline and neighbor signatures (one budget, entries ranked on merit:
 `ranking.py`), recent code; in the output, parts are ordered
-most stable first (neighbors, outline, recent; the stable ones in the order the
+most stable first (neighbors, outline, recent; the neighbor parts in the order the
 document's last prompt had them) so consecutive prompts share the longest possible
 byte-identical beginning.
 """
@@ -49,8 +49,8 @@ class ContextPart:
 
 @dataclass(frozen=True)
 class AssembledContext:
-    parts: tuple[ContextPart, ...]  # most stable first: neighbors, outline (in the
-    # document's last prompt's order, new parts after: `rank_memo.stable_order`), recent
+    parts: tuple[ContextPart, ...]  # most stable first: neighbors (in the document's
+    # last prompt's order, new ones after: `rank_memo.stable_order`), outline, recent
     prefix: str  # window text before the cursor, ends exactly at the cursor (redacted)
     suffix: str  # window text after the cursor (redacted)
     window_start_line: int
