@@ -14,7 +14,13 @@ the same replay against fresh servers, in the same run:
 Reported per language and overall: prompt-cache hit ratio (hit / prompt tokens) and
 requests per 100 keystrokes.
 
-Run: `python -m benchmarks.real_context_replay [--scale 0.3] [--json]`.
+`--churn` adds, per language, where the prompt tokens that missed the cache went:
+each task's first request, the text after the last 64-token unit the previous request
+stored (what was typed since, the suffix: structural), and the part where a prompt first differs
+from the previous one in the file (a neighbor file, the outline, recent code, the
+window), with the requests it happened in.
+
+Run: `python -m benchmarks.real_context_replay [--scale 0.3] [--json] [--churn]`.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import asyncio
 import dataclasses
 import json
 import random
+import re
 import sys
 import zlib
 from pathlib import Path
@@ -37,7 +44,7 @@ from flashls.context.analysis import analyze
 from flashls.context.languages import language_for
 from flashls.model.deepseek import DeepSeekClient
 from flashls.settings import Settings
-from tests.fake_deepseek import FakeDeepSeek
+from tests.fake_deepseek import FakeDeepSeek, request_input, tokenize
 
 MODEL_LATENCY_MS = 150
 BODY_LINES = 10
@@ -111,7 +118,7 @@ class BeforeContext(WorkspaceContext):
 
 
 async def replay(variant: str, tasks: list[tuple[Task, Path]], *, scale: float, seed: int,
-                 before) -> Counters:
+                 before, churn: dict | None = None) -> Counters:
     truths = {str(t.path): t.path.read_text(encoding="utf-8") for t, _ in tasks}
     fake = FakeDeepSeek(tail_responder(truths, 0.6, seed),
                         latency_s=MODEL_LATENCY_MS / 1000 * scale).start()
@@ -140,11 +147,60 @@ async def replay(variant: str, tasks: list[tuple[Task, Path]], *, scale: float, 
         await client.aclose()
         fake.stop()
     tally_usage(counters, fake.completion_requests())
+    if churn is not None:
+        add_churn(churn, fake.completion_requests(), counters.task_starts)
     return counters
 
 
+_LABEL = re.compile(r"^\S* ?--- (?:(from|outline of|recently edited in) )?(.+?) ---$", re.M)
+
+
+def _section(prompt: str, at: int) -> str:
+    """Which part of a FIM prompt holds character `at`: the tier and file of the
+    label before it (`completion/prompt.py`), "window" after the file's own label."""
+    name = "head"
+    for m in _LABEL.finditer(prompt):
+        if m.start() > at:
+            break
+        name = f"{m.group(1) or 'window'}: {m.group(2)}" if m.group(1) else "window"
+    return name
+
+
+def add_churn(churn: dict, requests, task_starts: list[int]) -> None:
+    """Tally where each request's missed tokens went (see the module docstring)."""
+    firsts = set(task_starts)
+    prev, prev_prompt = None, ""
+    for index, req in enumerate(requests):
+        text = request_input(req.path, req.body)
+        tokens = tokenize(text)
+        missed = req.usage.get("prompt_tokens", 0) - req.usage.get("prompt_cache_hit_tokens", 0)
+        if index in firsts or prev is None:
+            churn["first request"] = churn.get("first request", 0) + missed
+            prev, prev_prompt = tokens, req.body.get("prompt", "")
+            continue
+        common = 0
+        for a, b in zip(prev, tokens):
+            if a != b:
+                break
+            common += 1
+        prompt = req.body.get("prompt", "")
+        at = len("".join(tokens[:common]))
+        where = _section(prompt, at) if at < len(prompt) else "suffix"
+        if common >= len(prev) or where in ("window", "suffix"):
+            # the difference lies in the window: what was typed since (structural)
+            key = "typed since"
+        else:
+            churn.setdefault("requests", []).append(
+                (index, where, missed, prev_prompt[max(0, at - 40):at + 80],
+                 prompt[max(0, at - 40):at + 80]))
+            key = "changed: " + where.split(":")[0]
+        churn[key] = churn.get(key, 0) + missed
+        prev, prev_prompt = tokens, prompt
+
+
 def run(*, per_language: int = 2, scale: float = 0.3, seed: int = 7,
-        languages: tuple[str, ...] = ("python", "js", "go", "rust")) -> dict:
+        languages: tuple[str, ...] = ("python", "js", "go", "rust"),
+        churn: bool = False) -> dict:
     before = load_baseline()
     variants = ("flashls", "before") if before is not None else ("flashls",)
     results: dict = {"latency_ms": MODEL_LATENCY_MS, "body_lines": BODY_LINES,
@@ -157,12 +213,16 @@ def run(*, per_language: int = 2, scale: float = 0.3, seed: int = 7,
         chars = sum(len(t.target) for t, _ in tasks)
         total_chars += chars
         for v in variants:
-            c = asyncio.run(replay(v, tasks, scale=scale, seed=seed, before=before))
+            tally: dict | None = {} if churn else None
+            c = asyncio.run(replay(v, tasks, scale=scale, seed=seed, before=before,
+                                   churn=tally))
             s = summarize(c)
             row[v] = {k: s[k] for k in ("keystrokes", "requests_per_100_keys",
                                         "cache_hit_ratio", "cache_hit_ratio_same_file")}
             # keystrokes differ when suggestions are accepted: characters do not
             row[v]["requests_per_100_chars"] = round(c.requests * 100 / max(1, chars), 1)
+            if tally is not None:
+                row[v]["churn"] = tally
             t = totals[v]
             for f in ("keystrokes", "requests", "hit_tokens", "prompt_tokens",
                       "warm_hit_tokens", "warm_prompt_tokens", "output_tokens"):
@@ -192,6 +252,17 @@ def render(r: dict) -> str:
                            f"{s['cache_hit_ratio']:>11.3f}{s['cache_hit_ratio_same_file']:>11.3f}")
     for lang, row in r["languages"].items():
         out.append(f"  {lang} files: {', '.join(row['files'])}")
+    for lang, row in r["languages"].items():
+        for v in ("flashls", "before"):
+            tally = row.get(v, {}).get("churn")
+            if not tally:
+                continue
+            total = sum(n for k, n in tally.items() if k != "requests")
+            out.append(f"  {lang} {v}: missed prompt tokens {total}: " + ", ".join(
+                f"{k} {n}" for k, n in sorted(tally.items()) if k != "requests"))
+            for index, where, lost, was, now in tally.get("requests", [])[:12]:
+                out.append(f"      request {index}: {where} ({lost} tokens missed)\n"
+                           f"        was {was!r}\n        now {now!r}")
     return "\n".join(out)
 
 
@@ -201,9 +272,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=0.3)
     parser.add_argument("--lang", action="append", choices=tuple(LANGS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--churn", action="store_true",
+                        help="where the missed prompt tokens went")
     args = parser.parse_args(argv)
     r = run(per_language=args.per_language, scale=args.scale,
-            languages=tuple(args.lang) if args.lang else tuple(LANGS))
+            languages=tuple(args.lang) if args.lang else tuple(LANGS), churn=args.churn)
     print(json.dumps(r, indent=2) if args.json else render(r))
     return 0
 

@@ -4,8 +4,9 @@
 which enforces the boundary) and caches. Tiers: the cursor window (verbatim), the
 same-file outline and neighbor signatures (one budget, entries ranked on merit:
 `ranking.py`), recent code; in the output, parts are ordered
-most stable first (neighbors, outline, recent) so consecutive prompts share the
-longest possible byte-identical beginning.
+most stable first (neighbors, outline, recent; the neighbor parts in the order the
+document's last prompt had them) so consecutive prompts share the longest possible
+byte-identical beginning.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import bisect
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping
 
 from .analysis import Analysis
@@ -20,10 +22,12 @@ from .background import analysis_ready
 from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
 from .evidence_pyjs import lent_window
 from .local_parse import current_analysis, tree_near
+from .memo import TEXT_MEMO_SIZE
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
+from .rank_memo import stable_order
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
 from .symbols import enclosing_scopes, split_lines
@@ -46,7 +50,8 @@ class ContextPart:
 
 @dataclass(frozen=True)
 class AssembledContext:
-    parts: tuple[ContextPart, ...]  # most stable first: neighbors, outline, recent
+    parts: tuple[ContextPart, ...]  # most stable first: neighbors (in the document's
+    # last prompt's order, new ones after: `rank_memo.stable_order`), outline, recent
     prefix: str  # window text before the cursor, ends exactly at the cursor (redacted)
     suffix: str  # window text after the cursor (redacted)
     window_start_line: int
@@ -58,7 +63,9 @@ TIER_ORDER = ("neighbors", "outline", "recent")
 ESTIMATE_MARGIN_DIVISOR = 20  # 5 % of the budget left unused against estimate error
 
 
+@lru_cache(maxsize=4 * TEXT_MEMO_SIZE)
 def _part(tier: str, source: str, text: str) -> ContextPart:
+    """A part and its cost (memoized: consecutive prompts repeat their parts)."""
     return ContextPart(tier, source, text, estimate_tokens(text) + part_overhead(source, tier)
                        + prefix_tokens(text))
 
@@ -165,6 +172,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         drop = max(range(len(parts)), key=lambda i: (TIER_ORDER.index(parts[i].tier), i))
         total -= parts[drop].tokens
         parts = parts[:drop] + parts[drop + 1:]
+    if analysis is not None:  # the last prompt's part order (`rank_memo.stable_order`)
+        parts = stable_order(doc.uri, parts)
     return AssembledContext(tuple(parts), window.prefix, window.suffix, window.start_line,
                             total, budget)
 

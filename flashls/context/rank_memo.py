@@ -19,6 +19,9 @@ text had then. The rule (`select_stable`):
   class while a signature or doc comment is typed; a variable is never an anchor).
 * **Any other new anchor**: a fresh selection, best first.
 
+The neighbor parts keep the order the last prompt of the document had them in; a
+part new since goes after them (`stable_order`).
+
 While entries are kept, so are the neighbor files they come from, even when an import
 line far from the cursor stops parsing for a few keystrokes (the file's last analysis
 is used until it is imported again or the anchor changes).
@@ -73,6 +76,7 @@ class Kept:
 class _Doc:
     anchors: OrderedDict  # anchor key -> Kept, most recent last
     demand: tuple | None = None  # (items, their whole cost) of the last version seen
+    order: tuple = ()  # (tier, source) of the neighbor parts of the last prompt, in order
 
 
 _DOCS: LRUCache = LRUCache(maxsize=64)
@@ -312,7 +316,7 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     _prime_demand(doc, items)
     if kept is not None:
         files = _with_kept_files(files, kept)
-        held = resolve(kept, items, files, window)
+        held = _in_prompt_order(resolve(kept, items, files, window), files, doc.order)
         if FAST and not fresh_evidence:
             order = [ranking.Candidate(0.0, f, i) for f, i in held]
             sel, keys = ranking.choose(order, items, files, outline_source, budget)
@@ -329,6 +333,20 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
         sel, keys = ranking.choose(cands, items, files, outline_source, budget)
     _store(anchors, store_key, kept, keys, idents, anchor, sel, items)
     return sel
+
+
+def _in_prompt_order(held: list[tuple[int, int]], files: Sequence[NeighborFile],
+                     order: tuple) -> list[tuple[int, int]]:
+    """`held` (neighbor files by path, then the outline) with the neighbor files in the
+    order the last prompt had them (`stable_order`), so what does not fit goes from
+    the end of the prompt."""
+    if not order:
+        return held
+    place = {k: i for i, k in enumerate(order)}
+    keys = [("neighbors", f.source) for f in files]
+    outline = len(order) + 1
+    return sorted(held, key=lambda h: place.get(keys[h[0]], len(order)) if h[0] >= 0
+                  else outline)
 
 
 def _with_kept_files(files: Sequence[NeighborFile], kept: Kept) -> Sequence[NeighborFile]:
@@ -377,6 +395,26 @@ def _store(anchors: OrderedDict, key, kept: Kept | None, keys: frozenset,
         anchors[key] = entry
         while len(anchors) > ANCHORS_PER_DOCUMENT:
             del anchors[next(iter(anchors))]
+
+
+def stable_order(doc_key: str, parts: list) -> list:
+    """`parts` (neighbors by path, outline, recent code) with the neighbor parts in the
+    order the document's last prompt had them, and the ones new since after those:
+    a neighbor file whose first entry is added mid-anchor (a name just typed) then
+    leaves the bytes of the parts before it as they were, instead of being sorted in
+    among them. The tiers keep their order (neighbors, outline, recent). With no
+    earlier prompt: `parts` unchanged."""
+    with _LOCK:
+        doc = _DOCS.get(doc_key)
+    if doc is None:
+        return parts
+    neighbors = [p for p in parts if p.tier == "neighbors"]
+    place = {k: i for i, k in enumerate(doc.order)}
+    kept = sorted((p for p in neighbors if (p.tier, p.source) in place),
+                  key=lambda p: place[(p.tier, p.source)])
+    ordered = kept + [p for p in neighbors if (p.tier, p.source) not in place]
+    doc.order = tuple((p.tier, p.source) for p in ordered)
+    return ordered + [p for p in parts if p.tier != "neighbors"]
 
 
 def forget() -> None:
