@@ -426,3 +426,16 @@ def test_go_struct_brief_form_leaves_field_comments_out(tmp_path):
     item = next(it for it in analysis.items if it.name == "Command")
     assert item.brief[0] == ("type Command struct {", "\tUse string", "\tShort string", "}")
     assert "\t// Use is the one-line usage message." in item.lines
+
+
+def test_the_file_order_does_not_depend_on_the_order_a_set_yields_its_names():
+    """A file's weight is a sum of 1 / (files defining the name) over a set of names;
+    summed in set order, 1/2 + 1/3 + 1/6 is 1.0 or 0.9999999999999999 depending on the
+    process's hash seed, and logrus' `logger.go` and `entry.go` (tied) swapped places
+    from one server start to the next, and with them what the request held."""
+    from itertools import permutations
+
+    from flashls.context.evidence_lang import _weight
+    defining = {"a": 2, "b": 3, "c": 6}
+    weights = {_weight(order, defining) for order in permutations(["a", "b", "c"])}
+    assert weights == {1.0}

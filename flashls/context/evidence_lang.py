@@ -13,9 +13,10 @@ neighbor files come first when not all of them fit (`order_files`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from .evidence import Evidence
@@ -174,7 +175,7 @@ def _ordered(paths: Sequence[str], used: frozenset[str], qualifiers: frozenset[s
             files_defining[n] = files_defining.get(n, 0) + 1
     scores = []
     for p, names in zip(paths, defined):
-        s = sum(1.0 / files_defining[n] for n in names)
+        s = _weight(names, files_defining)
         if _module_stem(p) in qualifiers:
             s += QUALIFIER_BONUS
         scores.append(s)
@@ -238,6 +239,12 @@ def _module_stem(path: str) -> str:
     if stem in ("mod", "lib") or base.endswith(".go"):
         stem = os.path.basename(directory)
     return stem
+
+
+def _weight(names: Iterable[str], files_defining: Mapping[str, int]) -> float:
+    """A file's share of the names the current file uses: exactly rounded (`fsum`),
+    so the order a set yields them in (per process) cannot break a tie."""
+    return math.fsum(1.0 / files_defining[n] for n in names)
 
 
 def _defined_names(path: str, workspace) -> frozenset[str]:
