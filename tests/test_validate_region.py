@@ -9,22 +9,15 @@ import random
 import pytest
 
 from flashls.completion import validate
-from flashls.context import analysis, local_parse, syntax
+from flashls.context import local_parse
 from tests.test_local_parse import TEXTS, _open
+from tests.test_local_parse import _small_documents_take_the_region_path  # noqa: F401 (autouse)
 
 CANDIDATES = ("x = 1", "value)", "foo(", "}\n", "\n    return a\n", "\nreturn 1;\n", '"""',
               "{\n  a: 1,\n}", "\n\ndef g():\n    pass\n", "`", "a.b(c", "\n")
 
 
 COMMENT = {"python": "  # note", "typescript": " // note"}
-
-
-@pytest.fixture(autouse=True)
-def _small_documents_take_the_region_path(monkeypatch):
-    monkeypatch.setattr(syntax, "REGION_MIN_BYTES", 0)
-    analysis.clear()
-    yield
-    analysis.clear()
 
 
 @pytest.mark.parametrize("language", sorted(TEXTS))
