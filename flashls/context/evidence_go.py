@@ -30,7 +30,7 @@ from typing import Sequence
 
 from . import ranking as R
 from .evidence import FAR, Evidence
-from .memo import LINE_MEMO_SIZE, PerAnalysis
+from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 
 UNEXPORTED = 0.05  # an unexported name of another package (`toml.parseInteger`): unreachable
@@ -149,34 +149,18 @@ def _compute_facts(analysis) -> FileFacts:
                      {k: frozenset(v) for k, v in results.items()})
 
 
-_MERGED: list = [None]  # [(neighbor analyses, FileFacts)]: the last neighbor set
-
-
 # types, struct fields and function results of a file, memoized per analysis
 file_facts: PerAnalysis[FileFacts] = PerAnalysis(_compute_facts)
 
 
-def merged_facts(files: Sequence[NeighborFile]) -> FileFacts:
-    """The neighbors' facts in one (memoized for the last set of neighbor analyses:
-    per keystroke the neighbors stay the same)."""
-    key = tuple(f.analysis for f in files)
-    hit = _MERGED[0]
-    if hit is not None and len(hit[0]) == len(key) and all(a is b for a, b in zip(hit[0], key)):
-        return hit[1]
-    types: set[str] = set()
-    fields: dict[str, set[str]] = {}
-    results: dict[str, set[str]] = {}
-    for f in files:
-        facts = file_facts(f.analysis)
-        types |= facts.types
-        for k, v in facts.fields.items():
-            fields.setdefault(k, set()).update(v)
-        for k, v in facts.results.items():
-            results.setdefault(k, set()).update(v)
-    merged = FileFacts(frozenset(types), {k: frozenset(v) for k, v in fields.items()},
-                       {k: frozenset(v) for k, v in results.items()})
-    _MERGED[0] = (key, merged)
-    return merged
+def _merge(files: Sequence[NeighborFile]) -> FileFacts:
+    """The neighbors' facts in one."""
+    facts = [file_facts(f.analysis) for f in files]
+    return FileFacts(frozenset().union(*(f.types for f in facts)),
+                     union_of(f.fields for f in facts), union_of(f.results for f in facts))
+
+
+merged_facts: ForLastNeighbors[FileFacts] = ForLastNeighbors(_merge)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from . import ranking as R
 from .evidence import Evidence
-from .memo import LINE_MEMO_SIZE, PerAnalysis
+from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 
 MAX_SCAN_ROWS = 800
@@ -160,32 +160,17 @@ def _compute_facts(analysis) -> FileFacts:
                      {k: frozenset(v) for k, v in results.items()}, frozenset(trait_impls))
 
 
-_MERGED: list = [None]  # [(neighbor analyses, (fields, results))]: the last set
-
-
 # types, struct fields and function results of a file, memoized per analysis
 file_facts: PerAnalysis[FileFacts] = PerAnalysis(_compute_facts)
 
 
-def merged_facts(files: Sequence[NeighborFile]) -> tuple[dict, dict]:
-    """The neighbors' struct fields and function results in one (memoized for the
-    last set of neighbor analyses: per keystroke the neighbors stay the same)."""
-    key = tuple(f.analysis for f in files)
-    hit = _MERGED[0]
-    if hit is not None and len(hit[0]) == len(key) and all(a is b for a, b in zip(hit[0], key)):
-        return hit[1]
-    fields: dict[str, set[str]] = {}
-    results: dict[str, set[str]] = {}
-    for f in files:
-        facts = file_facts(f.analysis)
-        for k, v in facts.fields.items():
-            fields.setdefault(k, set()).update(v)
-        for k, v in facts.results.items():
-            results.setdefault(k, set()).update(v)
-    merged = ({k: frozenset(v) for k, v in fields.items()},
-              {k: frozenset(v) for k, v in results.items()})
-    _MERGED[0] = (key, merged)
-    return merged
+def _merge(files: Sequence[NeighborFile]) -> tuple[dict, dict]:
+    """The neighbors' struct fields and function results in one."""
+    facts = [file_facts(f.analysis) for f in files]
+    return union_of(f.fields for f in facts), union_of(f.results for f in facts)
+
+
+merged_facts: ForLastNeighbors[tuple[dict, dict]] = ForLastNeighbors(_merge)
 
 
 @dataclass(frozen=True)

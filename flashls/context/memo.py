@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from cachetools import LRUCache
 
@@ -50,3 +50,31 @@ class PerAnalysis(Generic[V]):
         with self._lock:
             self.cache[id(analysis)] = (analysis, value)
         return value
+
+
+class ForLastNeighbors(Generic[V]):
+    """`compute(files)` remembered for the last set of neighbor analyses (by identity):
+    per keystroke the neighbors stay the same, so one entry is enough."""
+
+    def __init__(self, compute: Callable[[Sequence], V]) -> None:
+        self.compute = compute
+        self._last: tuple[tuple, V] | None = None
+
+    def __call__(self, files: Sequence) -> V:
+        key = tuple(f.analysis for f in files)
+        hit = self._last
+        if hit is not None and len(hit[0]) == len(key) and \
+                all(a is b for a, b in zip(hit[0], key)):
+            return hit[1]
+        value = self.compute(files)
+        self._last = (key, value)
+        return value
+
+
+def union_of(maps: Iterable[Mapping[str, Iterable[str]]]) -> dict[str, frozenset[str]]:
+    """Name -> the union of its sets over `maps` (the neighbors' facts in one)."""
+    out: dict[str, set[str]] = {}
+    for m in maps:
+        for k, v in m.items():
+            out.setdefault(k, set()).update(v)
+    return {k: frozenset(v) for k, v in out.items()}
