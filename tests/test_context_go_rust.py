@@ -20,13 +20,7 @@ from flashls.context.syntax import ParsedDocument
 from flashls.context.assemble import _current_analysis
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+from tests.files import write
 
 
 def scores(root: Path, rel: str, needle: str) -> dict[tuple[str, str, str], float]:

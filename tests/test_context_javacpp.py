@@ -20,13 +20,7 @@ from flashls.context.neighbors import MAX_NEIGHBOR_FILES, neighbor_files
 from flashls.context.syntax import ParsedDocument
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+from tests.files import write
 
 
 def _analysis(path: Path):
@@ -69,7 +63,7 @@ JAVA_TREE = {
 
 
 def test_java_tasks_cover_same_package_imports_members_and_constants(tmp_path):
-    _write(tmp_path, JAVA_TREE)
+    write(tmp_path, JAVA_TREE)
     tasks = _tasks("java", tmp_path)
     # same package, no import: the class, its method on a typed field, its constant
     assert ("Lookup.java", 3, "Registry", "class") in tasks
@@ -109,7 +103,7 @@ CPP_TREE = {
 
 
 def test_cpp_tasks_treat_namespace_functions_as_functions_and_follow_angle_includes(tmp_path):
-    _write(tmp_path, CPP_TREE)
+    write(tmp_path, CPP_TREE)
     tasks = _tasks("cpp", tmp_path)
     assert ("format.h", 6, "to_unsigned", "function") in tasks  # not a "method" of lib
     assert ("format.h", 4, "Buffer", "class") in tasks
@@ -120,7 +114,7 @@ def test_cpp_tasks_treat_namespace_functions_as_functions_and_follow_angle_inclu
 
 
 def test_c_resolution_finds_angle_includes_from_an_ancestor_include_root(tmp_path):
-    _write(tmp_path, {f"third_party/inc/{k}": v for k, v in CPP_TREE.items()})
+    write(tmp_path, {f"third_party/inc/{k}": v for k, v in CPP_TREE.items()})
     ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
     sink = tmp_path / "third_party/inc/lib/sinks/sink.h"
     spec = language_for("", str(sink))
@@ -135,7 +129,7 @@ def test_java_neighbors_are_the_used_types_of_a_large_package(tmp_path):
     files["p/Zeta.java"] = "package p;\nclass Zeta {\n    static int zed() { return 1; }\n}\n"
     files["p/Main.java"] = ("package p;\nclass Main {\n    int f() {\n"
                             "        return Zeta.zed() + new A03().hashCode();\n    }\n}\n")
-    _write(tmp_path, files)
+    write(tmp_path, files)
     ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
     main = tmp_path / "p/Main.java"
     a = _analysis(main)
@@ -161,7 +155,7 @@ def test_java_declarations_type_their_receivers():
 
 
 def _cpp_rank(tmp_path: Path, user: str, cursor_line: int):
-    _write(tmp_path, {"lib/core.h": CPP_TREE["lib/core.h"] + "".join(
+    write(tmp_path, {"lib/core.h": CPP_TREE["lib/core.h"] + "".join(
         f"namespace lib {{\nint filler{i}(int a, int b);\n}}\n" for i in range(30)),
         "lib/user.h": user})
     ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
@@ -190,17 +184,23 @@ def test_a_namespace_is_not_the_anchor_of_a_line_at_namespace_level(tmp_path):
     assert ev.anchor == (202, 202)  # not the namespace's 400 lines
 
 
-def test_cpp_requests_hold_back_the_extra_estimate_margin(tmp_path):
+def _macro_header_request(tmp_path: Path, budget: int):
+    """A header using 400 long all-caps macros of its neighbor, the cursor mid-file:
+    the document and its context at `budget`."""
     macros = "".join(f"#define RAPIDJSON_MACRO_NUMBER_{i} RAPIDJSON_LITTLEENDIAN_{i}\n"
                      for i in range(400))
     user = "#include \"macros.h\"\n" + "".join(
         f"int use{i}() {{ return RAPIDJSON_MACRO_NUMBER_{i}; }}\n" for i in range(400))
-    _write(tmp_path, {"macros.h": macros, "user.h": user})
+    write(tmp_path, {"macros.h": macros, "user.h": user})
     ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
     path = tmp_path / "user.h"
     pdoc = ParsedDocument.open(Document(path.as_uri(), user, "", 1), str(path))
+    return pdoc, assemble_context(pdoc, len(user) // 2, budget_tokens=budget, workspace=ws)
+
+
+def test_cpp_requests_hold_back_the_extra_estimate_margin(tmp_path):
     budget = 2048
-    ctx = assemble_context(pdoc, len(user) // 2, budget_tokens=budget, workspace=ws)
+    pdoc, ctx = _macro_header_request(tmp_path, budget)
     assert any(p.tier == "neighbors" for p in ctx.parts)
     assert extra_estimate_margin(pdoc.spec, budget) == budget // 25
     assert extra_estimate_margin(language_for("python"), budget) == 0
@@ -223,7 +223,7 @@ def test_a_cursor_at_namespace_level_gets_a_fresh_selection_not_the_last_one(tmp
     user = ("#include \"core.h\"\nnamespace lib {\ninline int f() {\n"
             "  return first_thing(1);\n}\n" + "int pad;\n" * 300 +
             "template struct Holder<second_thing>;\n\n" + "int pad2;\n" * 5 + "}\n")
-    _write(tmp_path, {"core.h": header, "user.h": user})
+    write(tmp_path, {"core.h": header, "user.h": user})
     ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
     path = tmp_path / "user.h"
     a = _analysis(path)
@@ -272,15 +272,7 @@ def test_cpp_estimates_count_the_tokens_of_long_all_caps_macro_names(tmp_path):
     assert macro_excess(spec, "#define RAPIDJSON_LITTLEENDIANNESS 1\n") > 0
     assert macro_excess(spec, "int value = compute(x);\n") == 0
     assert macro_excess(language_for("python"), "RAPIDJSON_LITTLEENDIAN = 1\n") == 0
-    macros = "".join(f"#define RAPIDJSON_MACRO_NUMBER_{i} RAPIDJSON_LITTLEENDIAN_{i}\n"
-                     for i in range(400))
-    user = "#include \"macros.h\"\n" + "".join(
-        f"int use{i}() {{ return RAPIDJSON_MACRO_NUMBER_{i}; }}\n" for i in range(400))
-    _write(tmp_path, {"macros.h": macros, "user.h": user})
-    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
-    path = tmp_path / "user.h"
-    pdoc = ParsedDocument.open(Document(path.as_uri(), user, "", 1), str(path))
-    ctx = assemble_context(pdoc, len(user) // 2, budget_tokens=2048, workspace=ws)
+    _, ctx = _macro_header_request(tmp_path, 2048)
     neighbor = next(p for p in ctx.parts if p.tier == "neighbors")
     plain = estimate_tokens(neighbor.text) + part_overhead(neighbor.source, neighbor.tier) + \
         prefix_tokens(neighbor.text)
@@ -315,7 +307,7 @@ def test_java_private_members_of_a_neighbor_rank_below_its_public_ones(tmp_path)
     user = ("package p;\n\nclass User {\n    long f(Unit u) {\n"
             "        long a = u.seconds() + Unit.secondsOf(u);\n"
             "        return a + u.seconds();\n    }\n}\n")
-    _write(tmp_path, {"p/Unit.java": JAVA_UNIT, "p/User.java": user})
+    write(tmp_path, {"p/Unit.java": JAVA_UNIT, "p/User.java": user})
     ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
     path = tmp_path / "p/User.java"
     a = _analysis(path)
@@ -338,7 +330,7 @@ def test_java_a_type_imported_and_used_nowhere_else_ranks_as_likely_next(tmp_pat
     uses = "".join(f"        new T{i:02d}().m{i}();\n" for i in range(8))
     user = ("package app;\n\n" + imports + "import lib.fmt.Builder;\n\nclass Era {\n"
             "    void f() {\n" + uses + "\n    }\n}\n")
-    _write(tmp_path, {**files, "app/Era.java": user})
+    write(tmp_path, {**files, "app/Era.java": user})
     ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
     path = tmp_path / "app/Era.java"
     a = _analysis(path)
