@@ -35,6 +35,21 @@ def _edit(pdoc: ParsedDocument, line: int, col: int, text: str) -> None:
     pdoc.doc.version += 1
 
 
+def prepare_while_editing(pdoc: ParsedDocument, edits: list[tuple[int, int, str]],
+                          edit_at_step: int) -> None:
+    """The background work in zero-length slices, the edits landing one per step from
+    `edit_at_step` on (after it when the work was shorter)."""
+    edits = list(edits)
+    steps = 0
+    while needs_background(pdoc):
+        for _ in preparation_steps(pdoc, slice_s=0.0):
+            steps += 1
+            if edits and steps >= edit_at_step:
+                _edit(pdoc, *edits.pop(0))
+    for edit in edits:  # the work was shorter than the step: edit after it
+        _edit(pdoc, *edit)
+
+
 def _summary(ctx) -> tuple:
     return (tuple((p.tier, p.source, p.text) for p in ctx.parts), ctx.prefix, ctx.suffix,
             ctx.window_start_line)
@@ -85,14 +100,7 @@ def test_edits_while_preparing_end_in_exactly_the_fresh_analysis(edit_at_step):
     lines = TEXT.split("\n")
     edits = [(600, len(lines[600]), "  # typed"), (10, len(lines[10]), "\n    extra = 1"),
              (3000, 0, "def inserted(a):\n    return a\n\n")]
-    steps = 0
-    while needs_background(pdoc):
-        for _ in preparation_steps(pdoc, slice_s=0.0):
-            steps += 1
-            if edits and steps >= edit_at_step:
-                _edit(pdoc, *edits.pop(0))
-    for edit in edits:  # the work was shorter than the step: edit after it
-        _edit(pdoc, *edit)
+    prepare_while_editing(pdoc, edits, edit_at_step)
     text = pdoc.doc.text
     assert "def inserted(a)" in text and "extra = 1" in text
     offset = text.index("extra = 1") + 3

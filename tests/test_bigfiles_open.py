@@ -23,7 +23,8 @@ from flashls.lsp.server import create_server, foreground_kind
 from flashls.lsp.stdio import LoopStdin
 from flashls.lsp.warmup import warm_up
 from tests.fake_deepseek import FakeDeepSeek, Reply
-from tests.test_bigfiles import _fresh_context as fresh_context, _summary
+from tests.test_bigfiles import _fresh_context as fresh_context, _summary, \
+    prepare_while_editing
 
 URI = "file:///work/huge.py"
 
@@ -87,17 +88,7 @@ def test_edits_during_a_huge_nodes_extraction_end_in_the_fresh_analysis(edit_at_
     lines = HUGE.split("\n")
     edits = [(2000, len(lines[2000]), "  # typed"), (40, len(lines[40]), "\n        extra = 1"),
              (6000, 0, "    def inserted(self, a):\n        return a\n\n")]
-    steps = 0
-    while needs_background(pdoc):
-        for _ in preparation_steps(pdoc, slice_s=0.0):
-            steps += 1
-            if edits and steps >= edit_at_step:
-                pdoc.apply_change(edits[0][:2], edits[0][:2], edits[0][2])
-                pdoc.doc.version += 1
-                edits.pop(0)
-    for line, col, text in edits:
-        pdoc.apply_change((line, col), (line, col), text)
-        pdoc.doc.version += 1
+    prepare_while_editing(pdoc, edits, edit_at_step)
     text = pdoc.doc.text
     offset = text.index("extra = 1") + 3
     got = _summary(assemble_context(pdoc.snapshot(), offset, budget_tokens=3000))
