@@ -130,17 +130,35 @@ def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object
     if hit is not None and hit[0] is idents:
         kept[id(idents)] = hit
         return hit[1]
-    found: dict[str, set[str]] = {}
+    names: dict[str, set[str]] = {}
     typed: list[tuple[int, str, str]] = []
-    for row in range(first, min(last, len(lines) - 1) + 1):
-        line = lines[row]
-        for q, n in line_attributes(line):
-            found.setdefault(n, set()).add(q)
-        if ":" in line or "=" in line or go:
-            typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
-    result = ({n: frozenset(qs) for n, qs in found.items()}, tuple(typed))
+    collect_attributes(lines, first, first, min(last, len(lines) - 1) + 1, go, names, typed)
+    result = attributes_result(names, typed)
     kept[id(idents)] = (idents, result)
     return result
+
+
+def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, go: bool,
+                       names: dict[str, set[str]], typed: list[tuple[int, str, str]]) -> None:
+    """Add rows `start`..`end - 1` of the node that begins at row `first` to its
+    tables (`first_tables` builds a huge node's in chunks of rows)."""
+    for row in range(start, end):
+        line = lines[row]
+        for q, n in line_attributes(line):
+            names.setdefault(n, set()).add(q)
+        if ":" in line or "=" in line or go:
+            typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
+
+
+def attributes_result(names: dict[str, set[str]], typed: list[tuple[int, str, str]]
+                      ) -> tuple[dict[str, frozenset[str]], tuple[tuple[int, str, str], ...]]:
+    return {n: frozenset(qs) for n, qs in names.items()}, tuple(typed)
+
+
+def remember_node_attributes(found: dict[int, tuple[object, tuple]]) -> None:
+    """Node attributes computed ahead of the first request (`first_tables`)."""
+    with _MEMO_LOCK:
+        _NODE_ATTRS.update(found)
 
 
 _ALIAS = re.compile(r"\bas\s+([A-Za-z_$][\w$]*)")

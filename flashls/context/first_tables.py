@@ -15,8 +15,9 @@ from __future__ import annotations
 import time
 from typing import Generator, Iterator, Sequence
 
-from . import evidence, ranking
-from .evidence import line_attributes, line_receivers
+from . import ranking
+from .evidence import (attributes_result, collect_attributes,
+                       remember_node_attributes)
 from .evidence_java import receiver_dialect
 from .languages import LanguageSpec
 from .neighbors import entry_cost
@@ -64,8 +65,7 @@ def node_attributes_steps(analysis, slice_s: float) -> Iterator[None]:
     for first, last, _, idents in analysis.usages:
         result = yield from _attributes_steps(lines, first, last, go, clock, slice_s)
         found[id(idents)] = (idents, result)
-    with evidence._MEMO_LOCK:
-        evidence._NODE_ATTRS.update(found)
+    remember_node_attributes(found)
 
 
 def _attributes_steps(lines: Sequence[str], first: int, last: int, go, clock: list[float],
@@ -76,13 +76,9 @@ def _attributes_steps(lines: Sequence[str], first: int, last: int, go, clock: li
     typed: list[tuple[int, str, str]] = []
     end = min(last, len(lines) - 1) + 1
     for start in range(first, end, ROWS_PER_LOOK):
-        for row in range(start, min(start + ROWS_PER_LOOK, end)):
-            line = lines[row]
-            for q, n in line_attributes(line):
-                names.setdefault(n, set()).add(q)
-            if ":" in line or "=" in line or go:
-                typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
+        collect_attributes(lines, first, start, min(start + ROWS_PER_LOOK, end), go,
+                           names, typed)
         if time.perf_counter() > clock[0]:
             yield
             clock[0] = time.perf_counter() + slice_s
-    return {n: frozenset(qs) for n, qs in names.items()}, tuple(typed)
+    return attributes_result(names, typed)
