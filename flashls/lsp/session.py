@@ -7,7 +7,6 @@ here, so it can be read (and tested) in one place.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -29,6 +28,7 @@ from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
 from .foreground import Foreground, handling, handling_token
+from .gc_policy import GcPolicy, enabled_by_environment
 from .logs import configure_logging
 
 if TYPE_CHECKING:
@@ -49,23 +49,8 @@ IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in 
 UPSTREAM_SEND_S = 0.25
 
 
-_gc_pauses = [0]  # background preparations running with the collector paused
-
-
 def _nothing() -> None:
     return None
-
-
-def _pause_gc() -> None:
-    _gc_pauses[0] += 1
-    gc.disable()
-
-
-def _resume_gc() -> None:
-    _gc_pauses[0] = max(0, _gc_pauses[0] - 1)
-    if not _gc_pauses[0]:
-        gc.freeze()  # (a collection here would scan all of it once: the pause again)
-        gc.enable()
 
 
 class Messages:
@@ -170,6 +155,8 @@ class Session:
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
         self.foreground = Foreground()  # requests being answered go before preparations
+        # collections between keystrokes, not on them (started at `initialize`)
+        self.gc_policy = GcPolicy(busy=self.serving, enabled=enabled_by_environment())
         NEIGHBORS.on_added = self._ensure_neighbor_analysis  # left by requests
         self._neighbor_task: asyncio.Task | None = None
         streaming.on_request_sent = self.foreground.release_all
@@ -185,6 +172,12 @@ class Session:
             self.model, settings=lambda: self.settings, documents=self.documents,
             roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
         configure_logging(server, self.settings.log_level, self.settings.effective_api_key)
+
+    def serving(self) -> bool:
+        """Something is being served: a request holds the loop or waits upstream, or
+        a background preparation or neighbor analysis runs (no idle collection)."""
+        return (self.foreground.busy() or self.events.in_flight > 0
+                or bool(self._preparing) or self._neighbor_task is not None)
 
     def _answer_hold(self) -> Any:
         """A model answer is arriving for a request that holds the foreground (an
@@ -273,6 +266,7 @@ class Session:
         return settings
 
     async def close(self) -> None:
+        self.gc_policy.stop()
         for uri in list(self.documents):
             self._cancel_preparation(uri)
             self.engine.forget(uri)
@@ -349,7 +343,7 @@ class Session:
         rescan all of them (pauses of 100-900 ms, longer than any slice). Afterwards
         the survivors are frozen, as at startup: they are long-lived tables, freed by
         reference counting when replaced, and never worth rescanning."""
-        _pause_gc()
+        self.gc_policy.pause()
         turn = self.foreground.turn
         try:
             await turn()  # the request right behind the didOpen comes first
@@ -364,7 +358,7 @@ class Session:
         except Exception as err:  # a background nicety: never an error for the user
             log.debug("background preparation of %s failed: %s", uri, err)
         finally:
-            _resume_gc()
+            self.gc_policy.resume()
             if self._preparing.get(uri) is asyncio.current_task():
                 del self._preparing[uri]
 

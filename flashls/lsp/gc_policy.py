@@ -1,0 +1,263 @@
+"""When the cyclic garbage collector runs: between keystrokes, not on them.
+
+With CPython's default thresholds (700, 10, 10) a keystroke on a big file allocates
+enough to trigger young collections on most requests and a full one every few
+dozen; a full collection rescans every unfrozen object (a warm analysis of a
+15,000-line file: several hundred thousand), 10-40 ms that land on whichever
+keystroke crosses the threshold (most of the warm p99 on big files). The policy:
+
+- **while serving**, raised thresholds (`SERVING_THRESHOLDS`): young collections
+  are rare and automatic full ones practically never happen;
+- **when idle** (no request held in the foreground, none upstream, no background
+  preparation, and `IDLE_QUIET_S` since the last message), one full collection of
+  what was allocated since the last one, so garbage cycles are freed at a pause;
+- **never unbounded**: when the server has been busy for `MAX_DEFER_S` with garbage
+  pending, the next check collects anyway (once per that period at most);
+- **during a big document's preparation** the collector is paused (it would rescan
+  hundreds of thousands of new objects, 100-900 ms pauses) and the survivors are
+  frozen after it: long-lived tables, freed by reference counting when replaced;
+- **the frozen objects are not forever**: cycles among them (a closed big document's
+  tables) are only freed by unfreezing. After a long quiet (`DEEP_QUIET_S`), when the
+  frozen set grew by `DEEP_GROWTH` since the last time, they are unfrozen, collected
+  once and frozen again.
+
+`FLASHLS_GC_POLICY=off` keeps CPython's thresholds and does no idle collection (the
+preparation pause stays): the benchmarks' baseline for comparing the two.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+log = logging.getLogger(__name__)
+
+# gen0: allocations between young collections (CPython: 700); gen1: young collections
+# per middle one (10); gen2: middle ones per full one (10; CPython also waits until a
+# quarter of the long-lived objects are new). Measured in session 5 on the 15,000-line
+# file: warm p99 per keystroke 6-11 -> 5.3 ms, invoked Enter 37-39 -> 13-14 ms.
+SERVING_THRESHOLDS = (100_000, 50, 1000)
+IDLE_QUIET_S = 1.0  # no message this long: the user paused, collect now
+CHECK_EVERY_S = 0.5  # how often a busy server looks again for an idle moment
+MAX_DEFER_S = 60.0  # garbage never waits longer than this for an idle moment
+DEEP_QUIET_S = 15.0  # this long without a message: the frozen set may be rescanned
+DEEP_GROWTH = 1.5  # ...when it grew by half since the last rescan
+DEEP_MIN_GROWTH = 100_000  # ...and by at least this many objects
+ENV_SWITCH = "FLASHLS_GC_POLICY"
+_PAUSES = [0]  # background preparations running with the collector paused
+# policies started in this process (tests run several servers in one), and the
+# thresholds found before the first: restored when the last one stops
+_SERVING = [0]
+_SAVED: list[tuple[int, ...] | None] = [None]
+
+
+@dataclass
+class Collector:
+    """The `gc` functions the policy calls (tests count them, or run the real ones)."""
+    collect: Callable[[], int] = gc.collect
+    freeze: Callable[[], None] = gc.freeze
+    unfreeze: Callable[[], None] = gc.unfreeze
+    freeze_count: Callable[[], int] = gc.get_freeze_count
+    get_threshold: Callable[[], tuple[int, ...]] = gc.get_threshold
+    set_threshold: Callable[..., None] = gc.set_threshold
+    enable: Callable[[], None] = gc.enable
+    disable: Callable[[], None] = gc.disable
+
+
+@dataclass
+class GcStats:
+    """What the policy did (`flashls.debugStats` → `gcPolicy`)."""
+    idle_collections: int = 0
+    forced_collections: int = 0  # busy for MAX_DEFER_S: collected anyway
+    deep_collections: int = 0  # the frozen set unfrozen, collected, frozen again
+    collected_objects: int = 0  # unreachable objects found by the policy's collections
+    last_collection_ms: float = 0.0
+    max_collection_ms: float = 0.0
+
+
+def enabled_by_environment(env: dict[str, str] | None = None) -> bool:
+    value = (os.environ if env is None else env).get(ENV_SWITCH, "").strip().lower()
+    return value not in ("off", "0", "false", "no")
+
+
+@dataclass
+class GcPolicy:
+    """Thresholds while serving, collections at idle moments (see the module doc).
+
+    `busy` says whether anything is being served right now; `clock` and `collector`
+    are injectable so the decisions can be driven without waiting. `check()` is the
+    idle hook: the event-loop timer calls it, tests call it directly."""
+    busy: Callable[[], bool] = lambda: False
+    clock: Callable[[], float] = time.monotonic
+    collector: Collector = field(default_factory=Collector)
+    enabled: bool = True
+    serving_thresholds: tuple[int, int, int] = SERVING_THRESHOLDS
+    stats: GcStats = field(default_factory=GcStats)
+    started: bool = False
+    saved_thresholds: tuple[int, ...] | None = None
+    last_activity: float = 0.0
+    pending_since: float | None = None  # first activity not collected yet
+    last_collection: float = 0.0
+    frozen_at_deep: int = 0  # the frozen set's size after the last (deep) rescan
+    _timer: Any = None
+    _loop: Any = None
+
+    # -- lifecycle -----------------------------------------------------------------
+    def start(self, loop: Any = None) -> None:
+        """Apply the serving thresholds (once) and start looking for idle moments on
+        `loop` (a running asyncio loop; None: `check` is called by hand)."""
+        self._loop = loop
+        if not self.enabled or self.started:
+            return
+        self.started = True
+        if not _SERVING[0]:  # the first policy started in this process
+            _SAVED[0] = tuple(self.collector.get_threshold())
+            self.collector.set_threshold(*self.serving_thresholds)
+        _SERVING[0] += 1
+        self.saved_thresholds = _SAVED[0]
+        now = self.clock()
+        self.last_activity = self.last_collection = now
+        self.pending_since = now  # what `initialize` allocated
+        self.frozen_at_deep = self.collector.freeze_count()
+        self._arm(IDLE_QUIET_S)
+
+    def stop(self) -> None:
+        """Stop the timer; the last policy of the process to stop restores the
+        thresholds the first one found."""
+        self._disarm()
+        if self.started:
+            _SERVING[0] = max(0, _SERVING[0] - 1)
+            if not _SERVING[0] and _SAVED[0] is not None:  # the last one stopped
+                self.collector.set_threshold(*_SAVED[0])
+        self.started = False
+        self._loop = None
+
+    # -- what the server tells it ----------------------------------------------------
+    def note_activity(self) -> None:
+        """A message arrived: the quiet period starts again, and there is garbage."""
+        now = self.clock()
+        self.last_activity = now
+        if self.pending_since is None:
+            self.pending_since = now
+        if self.started and self._timer is None:
+            self._arm(IDLE_QUIET_S)
+
+    def pause(self) -> None:
+        """A background preparation starts: no collection until it ends (the count
+        is the process's: the collector is one for every session in it)."""
+        _PAUSES[0] += 1
+        self.collector.disable()
+
+    def resume(self) -> None:
+        """A preparation ended: what it built is long-lived, frozen out of every
+        later scan (a collection here would scan all of it once: the pause again)."""
+        _PAUSES[0] = max(0, _PAUSES[0] - 1)
+        if not _PAUSES[0]:
+            self.collector.freeze()
+            self.collector.enable()
+            if self.pending_since is None:
+                self.pending_since = self.clock()
+            if self.started:
+                self._arm(IDLE_QUIET_S)
+
+    # -- the idle hook ------------------------------------------------------------------
+    def check(self) -> str | None:
+        """Collect if this is an idle moment (or garbage waited MAX_DEFER_S); returns
+        what was done: "idle", "forced", "deep" or None."""
+        if not self.started or _PAUSES[0]:
+            return None
+        now = self.clock()
+        quiet = now - self.last_activity
+        if self._deep_due(now, quiet):
+            return self._deep(now)
+        if self.pending_since is None:
+            return None
+        if quiet >= IDLE_QUIET_S and not self.busy():
+            self._collect(now)
+            self.stats.idle_collections += 1
+            return "idle"
+        if now - self.last_collection >= MAX_DEFER_S:
+            self._collect(now)
+            self.stats.forced_collections += 1
+            return "forced"
+        return None
+
+    def _deep_due(self, now: float, quiet: float) -> bool:
+        return quiet >= DEEP_QUIET_S and self._frozen_grew() and not self.busy()
+
+    def _frozen_grew(self) -> bool:
+        frozen = self.collector.freeze_count()
+        return frozen >= max(self.frozen_at_deep * DEEP_GROWTH,
+                             self.frozen_at_deep + DEEP_MIN_GROWTH)
+
+    def _deep(self, now: float) -> str:
+        self.collector.unfreeze()
+        try:
+            self._collect(now)
+        finally:
+            self.collector.freeze()
+        self.frozen_at_deep = self.collector.freeze_count()
+        self.stats.deep_collections += 1
+        return "deep"
+
+    def _collect(self, now: float) -> None:
+        started = time.perf_counter()
+        found = self.collector.collect()
+        ms = (time.perf_counter() - started) * 1000
+        self.stats.collected_objects += found or 0
+        self.stats.last_collection_ms = round(ms, 2)
+        self.stats.max_collection_ms = max(self.stats.max_collection_ms, round(ms, 2))
+        self.last_collection = now
+        self.pending_since = None
+        log.debug("gc: collected %d objects in %.1f ms", found or 0, ms)
+
+    # -- the timer -----------------------------------------------------------------------
+    def _on_timer(self) -> None:
+        self._timer = None
+        try:
+            self.check()
+        except Exception as err:  # a collection policy must never break serving
+            log.debug("gc policy check failed: %s", err)
+        if self.started and self._wants_another_look():
+            self._arm(self._next_delay())
+
+    def _wants_another_look(self) -> bool:
+        """Garbage is pending, or the frozen set may need its long-quiet rescan."""
+        return self.pending_since is not None or self._frozen_grew()
+
+    def _next_delay(self) -> float:
+        now = self.clock()
+        if self.pending_since is None:  # only the deep rescan is left to wait for
+            return max(CHECK_EVERY_S, self.last_activity + DEEP_QUIET_S - now)
+        return max(CHECK_EVERY_S, min(self.last_activity + IDLE_QUIET_S - now,
+                                      self.last_collection + MAX_DEFER_S - now))
+
+    def _arm(self, delay: float) -> None:
+        if self._loop is None or self._timer is not None:
+            return
+        try:
+            self._timer = self._loop.call_later(delay, self._on_timer)
+        except RuntimeError:  # the loop is closed: nothing more to serve
+            self._timer = None
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+def preparations_paused() -> int:
+    """Background preparations running with the collector paused (tests, stats)."""
+    return _PAUSES[0]
+
+
+def stats_dict(policy: GcPolicy | None) -> dict[str, Any]:
+    """`debugStats`' view of the policy."""
+    if policy is None:
+        return {}
+    return {"enabled": policy.enabled and policy.started,
+            "thresholds": list(gc.get_threshold()), **policy.stats.__dict__}
