@@ -308,7 +308,9 @@ async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
             if enter:
                 line += rounds + 3
         rss = rss_kb(client._server.pid)  # type: ignore[union-attr]
-        return {"lines": text.count("\n") + 1, "bytes": len(text.encode("utf-8")),
+        gc_stats = (await asyncio.wait_for(client.workspace_execute_command_async(
+            lsp.ExecuteCommandParams(command="flashls.debugStats")), 60) or {}).get("gcPolicy")
+        return {"gc": gc_stats,"lines": text.count("\n") + 1, "bytes": len(text.encode("utf-8")),
                 "origin": big.origin,
                 "cold_first_completion_ms": round(cold_ms, 1),
                 "cold_before_upstream_ms": round(cold_before, 1) if cold_before else None,

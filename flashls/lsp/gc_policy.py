@@ -27,6 +27,7 @@ preparation pause stays): the benchmarks' baseline for comparing the two.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import os
@@ -77,6 +78,28 @@ class GcStats:
     collected_objects: int = 0  # unreachable objects found by the policy's collections
     last_collection_ms: float = 0.0
     max_collection_ms: float = 0.0
+    # every collection in the process, the automatic ones included, by generation:
+    # how many, and the longest (ms): what a keystroke may have waited for
+    collections: list[int] = field(default_factory=lambda: [0, 0, 0])
+    longest_ms: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+
+
+class CollectionTimer:
+    """A `gc.callbacks` entry timing each collection into a `GcStats`."""
+
+    def __init__(self, stats: GcStats):
+        self.stats = stats
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        generation = min(2, max(0, int(info.get("generation", 0))))
+        ms = (time.perf_counter() - self._started) * 1000
+        self.stats.collections[generation] += 1
+        if ms > self.stats.longest_ms[generation]:
+            self.stats.longest_ms[generation] = round(ms, 2)
 
 
 def enabled_by_environment(env: dict[str, str] | None = None) -> bool:
@@ -105,12 +128,16 @@ class GcPolicy:
     frozen_at_deep: int = 0  # the frozen set's size after the last (deep) rescan
     _timer: Any = None
     _loop: Any = None
+    _callback: Any = None
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self, loop: Any = None) -> None:
         """Apply the serving thresholds (once) and start looking for idle moments on
         `loop` (a running asyncio loop; None: `check` is called by hand)."""
         self._loop = loop
+        if self._callback is None and self.collector.collect is gc.collect:
+            self._callback = CollectionTimer(self.stats)  # the real collector: time it
+            gc.callbacks.append(self._callback)
         if not self.enabled or self.started:
             return
         self.started = True
@@ -129,6 +156,9 @@ class GcPolicy:
         """Stop the timer; the last policy of the process to stop restores the
         thresholds the first one found."""
         self._disarm()
+        if self._callback is not None and self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+        self._callback = None
         if self.started:
             _SERVING[0] = max(0, _SERVING[0] - 1)
             if not _SERVING[0] and _SAVED[0] is not None:  # the last one stopped
@@ -260,4 +290,4 @@ def stats_dict(policy: GcPolicy | None) -> dict[str, Any]:
     if policy is None:
         return {}
     return {"enabled": policy.enabled and policy.started,
-            "thresholds": list(gc.get_threshold()), **policy.stats.__dict__}
+            "thresholds": list(gc.get_threshold()), **dataclasses.asdict(policy.stats)}
