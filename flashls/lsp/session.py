@@ -17,7 +17,8 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import NEIGHBORS, needs_background, preparation_steps
+from ..context.background import (NEIGHBORS, idle_reparse_steps, idle_reparse_wanted,
+                                  needs_background, preparation_steps)
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
@@ -154,6 +155,7 @@ class Session:
         self.unsynced: dict[str, str] = {}
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
+        self._reparsing: dict[str, asyncio.Task] = {}  # big documents' idle reparse, sliced
         self.foreground = Foreground()  # requests being answered go before preparations
         # collections between keystrokes, not on them (started at `initialize`)
         self.gc_policy = GcPolicy(busy=self.serving, enabled=enabled_by_environment())
@@ -177,7 +179,8 @@ class Session:
         """Something is being served: a request holds the loop or waits upstream, or
         a background preparation or neighbor analysis runs (no idle collection)."""
         return (self.foreground.busy() or self.events.in_flight > 0
-                or bool(self._preparing) or self._neighbor_task is not None)
+                or bool(self._preparing) or bool(self._reparsing)
+                or self._neighbor_task is not None)
 
     def _answer_hold(self) -> Any:
         """A model answer is arriving for a request that holds the foreground (an
@@ -269,6 +272,7 @@ class Session:
         self.gc_policy.stop()
         for uri in list(self.documents):
             self._cancel_preparation(uri)
+            self._cancel_idle_parse(uri)
             self.engine.forget(uri)
         if self._neighbor_task is not None:
             self._neighbor_task.cancel()
@@ -409,12 +413,41 @@ class Session:
         handle = self._idle_parses.pop(uri, None)
         if handle is not None:
             handle.cancel()
+        task = self._reparsing.pop(uri, None)
+        if task is not None:
+            task.cancel()
 
     def _idle_parse(self, uri: str) -> None:
         self._idle_parses.pop(uri, None)
         pdoc = self.documents.get(uri)
         if pdoc is None or uri in self.unsynced:
             return
+        if idle_reparse_wanted(pdoc):  # a big one: the whole tree's reparse in slices
+            self._reparsing[uri] = asyncio.get_running_loop().create_task(
+                self._reparse_in_background(uri, pdoc))
+            return
+        self._prepare_now(uri)
+
+    async def _reparse_in_background(self, uri: str, pdoc: ParsedDocument) -> None:
+        """The idle reparse of a big document in slices behind the foreground, then
+        the version's analysis (an incremental update) as `_prepare_now` does it."""
+        turn = self.foreground.turn
+        try:
+            await turn()
+            for _ in idle_reparse_steps(pdoc):
+                await asyncio.sleep(0)
+                await turn()
+            if self.documents.get(uri) is pdoc and not pdoc.syntax.dirty:
+                self._prepare_now(uri)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a background nicety: never an error for the user
+            log.debug("background reparse of %s failed: %s", uri, err)
+        finally:
+            if self._reparsing.get(uri) is asyncio.current_task():
+                del self._reparsing[uri]
+
+    def _prepare_now(self, uri: str) -> None:
         try:
             self.engine.prepare(uri)  # the tree, then the per-version analysis
         except Exception as err:  # a background nicety: never an error for the user
