@@ -129,7 +129,7 @@ def test_collects_once_after_the_quiet_period_and_not_while_busy():
         assert p.check() is None  # quiet, but a request is upstream
         busy[0] = False
         assert p.check() == "idle"
-        assert rec.calls.count("collect") == 1
+        assert rec.calls == ["set_threshold", "collect", "freeze"]  # survivors frozen
         clock.now += IDLE_QUIET_S * 5
         assert p.check() is None  # nothing new allocated: no second collection
         p.note_activity()
@@ -195,7 +195,7 @@ def test_preparation_pauses_collection_and_freezes_what_it_built():
         assert rec.calls == ["disable", "freeze", "enable"] and preparations_paused() == 0
         clock.now += IDLE_QUIET_S
         loop.fire()  # resuming armed the idle hook: the preparation's garbage goes
-        assert rec.calls[-1] == "collect"
+        assert rec.calls[-2:] == ["collect", "freeze"]
     finally:
         p.stop()
 
@@ -215,6 +215,26 @@ def test_frozen_set_is_rescanned_after_a_long_quiet_when_it_grew():
         assert rec.calls == ["unfreeze", "collect", "freeze"]
         clock.now += DEEP_QUIET_S * 4
         assert p.check() is None  # no growth since
+
+    finally:
+        p.stop()
+
+def test_a_never_quiet_server_rescans_the_frozen_set_once_it_doubled():
+    p, clock, rec = policy(busy=lambda: True)
+    rec.frozen = 200_000
+    p.start()
+    try:
+        clock.now += MAX_DEFER_S
+        p.note_activity()
+        rec.calls.clear()
+        rec.frozen = 350_000  # grew, not doubled: the forced collection spares it
+        assert p.check() == "forced" and rec.calls == ["collect", "freeze"]
+        clock.now += MAX_DEFER_S
+        p.note_activity()
+        rec.calls.clear()
+        rec.frozen = 450_000
+        assert p.check() == "forced" and rec.calls == ["unfreeze", "collect", "freeze"]
+        assert p.stats.deep_collections == 1 and p.frozen_at_deep == 450_000
     finally:
         p.stop()
 
