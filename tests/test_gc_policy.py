@@ -15,7 +15,7 @@ import pytest
 from benchmarks.soak import RawLsp
 from flashls.lsp import gc_policy
 from flashls.lsp.gc_policy import (DEEP_QUIET_S, IDLE_QUIET_S, MAX_DEFER_S,
-                                   SERVING_THRESHOLDS, Collector, GcPolicy,
+                                   SERVING_THRESHOLDS, YOUNG_QUIET_S, Collector, GcPolicy,
                                    enabled_by_environment, preparations_paused)
 from tests.fake_deepseek import FakeDeepSeek, Reply
 
@@ -46,7 +46,11 @@ class Recorder:
             self.calls.append("set_threshold")
             self.threshold = values
 
-        return Collector(collect=record("collect", 0), freeze=record("freeze"),
+        def collect(*generation):  # collect(1): the young generations only
+            self.calls.append("young" if generation else "collect")
+            return 0
+
+        return Collector(collect=collect, freeze=record("freeze"),
                          unfreeze=record("unfreeze"), freeze_count=lambda: self.frozen,
                          get_threshold=lambda: self.threshold, set_threshold=set_threshold,
                          enable=record("enable"), disable=record("disable"))
@@ -118,7 +122,7 @@ def test_disabled_policy_keeps_the_thresholds_and_never_collects():
 
 def test_collects_once_after_the_quiet_period_and_not_while_busy():
     busy = [False]
-    p, clock, rec = policy(busy=lambda: busy[0])
+    p, clock, rec = policy(busy=lambda: busy[0], loop_busy=lambda: True)
     p.start()
     try:
         p.note_activity()
@@ -135,6 +139,29 @@ def test_collects_once_after_the_quiet_period_and_not_while_busy():
         p.note_activity()
         clock.now += IDLE_QUIET_S
         assert p.check() == "idle" and p.stats.idle_collections == 2
+    finally:
+        p.stop()
+
+
+def test_the_young_generations_are_collected_in_each_pause_between_keystrokes():
+    upstream, loop_busy = [True], [False]
+    p, clock, rec = policy(busy=lambda: upstream[0] or loop_busy[0],
+                           loop_busy=lambda: loop_busy[0])
+    p.start()
+    try:
+        for _ in range(3):  # a keystroke, its request sent upstream, a pause
+            p.note_activity()
+            assert p.check() is None  # no pause yet
+            clock.now += YOUNG_QUIET_S * 1.5
+            assert p.check() == "young"
+            assert p.check() is None  # once per pause
+            clock.now += 0.1
+        p.note_activity()
+        loop_busy[0] = True  # a request is being handled: the loop is needed
+        clock.now += YOUNG_QUIET_S * 4
+        assert p.check() is None
+        assert rec.calls.count("young") == 3 and "collect" not in rec.calls
+        assert p.stats.young_collections == 3
     finally:
         p.stop()
 
@@ -167,10 +194,12 @@ def test_the_event_loop_timer_runs_the_idle_collection():
         loop.fire()  # start counts as activity: the first quiet moment collects
         assert rec.calls.count("collect") == 1
         assert not [t for t in loop.timers if not t.fired]  # nothing pending: no timer
-        p.note_activity()  # a message re-arms it
+        clock.now += 0.01
+        p.note_activity()  # a message re-arms it, for the pause after a keystroke
         clock.now += IDLE_QUIET_S / 4
-        handle = loop.fire()  # too early: looks again later
-        assert handle.delay == IDLE_QUIET_S and rec.calls.count("collect") == 1
+        handle = loop.fire()
+        assert handle.delay == YOUNG_QUIET_S and rec.calls[-1] == "young"
+        assert loop.timers[-1].delay == IDLE_QUIET_S * 3 / 4  # then the idle moment
         clock.now += IDLE_QUIET_S
         loop.fire()
         assert rec.calls.count("collect") == 2 and p.stats.idle_collections == 2

@@ -8,6 +8,9 @@ keystroke crosses the threshold (most of the warm p99 on big files). The policy:
 
 - **while serving**, raised thresholds (`SERVING_THRESHOLDS`): young collections
   are rare and automatic full ones practically never happen;
+- **in a pause between keystrokes** (`YOUNG_QUIET_S` without a message, no request
+  needing the loop, though one may wait on the model), the young generations are
+  collected, so they stay small;
 - **when idle** (no request held in the foreground, none upstream, no background
   preparation, and `IDLE_QUIET_S` since the last message), one full collection of
   what was allocated since the last one, so garbage cycles are freed at a pause; what
@@ -45,7 +48,12 @@ log = logging.getLogger(__name__)
 # file: warm p99 per keystroke 6-11 -> 5.3 ms, invoked Enter 37-39 -> 13-14 ms.
 SERVING_THRESHOLDS = (100_000, 50, 1000)
 IDLE_QUIET_S = 1.0  # no message this long: the user paused, collect now
-CHECK_EVERY_S = 0.5  # how often a busy server looks again for an idle moment
+CHECK_EVERY_S = 0.25  # how often a busy server looks again for an idle moment
+# a pause between keystrokes (the request sent upstream, nothing needing the loop):
+# the young generations are collected then, so they never grow large enough to make
+# the collection that a keystroke's allocations trigger expensive (in the soak, with
+# no young collection in between, one took 0.5-0.9 s at load 8-10)
+YOUNG_QUIET_S = 0.05
 MAX_DEFER_S = 60.0  # garbage never waits longer than this for an idle moment
 DEEP_QUIET_S = 15.0  # this long without a message: the frozen set may be rescanned
 DEEP_GROWTH = 1.5  # ...when it grew by half since the last rescan
@@ -62,7 +70,7 @@ _SAVED: list[tuple[int, ...] | None] = [None]
 @dataclass
 class Collector:
     """The `gc` functions the policy calls (tests count them, or run the real ones)."""
-    collect: Callable[[], int] = gc.collect
+    collect: Callable[..., int] = gc.collect
     freeze: Callable[[], None] = gc.freeze
     unfreeze: Callable[[], None] = gc.unfreeze
     freeze_count: Callable[[], int] = gc.get_freeze_count
@@ -75,6 +83,7 @@ class Collector:
 @dataclass
 class GcStats:
     """What the policy did (`flashls.debugStats` → `gcPolicy`)."""
+    young_collections: int = 0  # generations 0 and 1, in a pause between keystrokes
     idle_collections: int = 0
     forced_collections: int = 0  # busy for MAX_DEFER_S: collected anyway
     deep_collections: int = 0  # the frozen set unfrozen, collected, frozen again
@@ -118,6 +127,8 @@ class GcPolicy:
     are injectable so the decisions can be driven without waiting. `check()` is the
     idle hook: the event-loop timer calls it, tests call it directly."""
     busy: Callable[[], bool] = lambda: False
+    # a request needs the loop now (a young collection waits); None: `busy`
+    loop_busy: Callable[[], bool] | None = None
     clock: Callable[[], float] = time.monotonic
     collector: Collector = field(default_factory=Collector)
     enabled: bool = True
@@ -128,6 +139,7 @@ class GcPolicy:
     last_activity: float = 0.0
     pending_since: float | None = None  # first activity not collected yet
     last_collection: float = 0.0
+    last_young: float = 0.0
     frozen_at_deep: int = 0  # the frozen set's size after the last (deep) rescan
     _timer: Any = None
     _loop: Any = None
@@ -177,7 +189,7 @@ class GcPolicy:
         if self.pending_since is None:
             self.pending_since = now
         if self.started and self._timer is None:
-            self._arm(IDLE_QUIET_S)
+            self._arm(YOUNG_QUIET_S)
 
     def pause(self) -> None:
         """A background preparation starts: no collection until it ends (the count
@@ -199,8 +211,9 @@ class GcPolicy:
 
     # -- the idle hook ------------------------------------------------------------------
     def check(self) -> str | None:
-        """Collect if this is an idle moment (or garbage waited MAX_DEFER_S); returns
-        what was done: "idle", "forced", "deep" or None."""
+        """Collect if this is an idle moment (or garbage waited MAX_DEFER_S), or the
+        young generations in a pause between keystrokes; returns what was done:
+        "deep", "idle", "forced", "young" or None."""
         if not self.started or _PAUSES[0]:
             return None
         now = self.clock()
@@ -220,7 +233,24 @@ class GcPolicy:
                 self._collect(now)
             self.stats.forced_collections += 1
             return "forced"
+        if self._young_due(quiet):
+            self._collect_young(now)
+            return "young"
         return None
+
+    def _young_due(self, quiet: float) -> bool:
+        loop_busy = self.loop_busy or self.busy
+        return (self.last_young < self.last_activity and quiet >= YOUNG_QUIET_S
+                and not loop_busy())
+
+    def _collect_young(self, now: float) -> None:
+        started = time.perf_counter()
+        found = self.collector.collect(1)
+        self.stats.collected_objects += found or 0
+        self.stats.young_collections += 1
+        self.last_young = now
+        log.debug("gc: young collection, %d objects in %.1f ms", found or 0,
+                  (time.perf_counter() - started) * 1000)
 
     def _deep_due(self, now: float, quiet: float) -> bool:
         return quiet >= DEEP_QUIET_S and self._frozen_grew() and not self.busy()
@@ -251,7 +281,7 @@ class GcPolicy:
         self.stats.collected_objects += found or 0
         self.stats.last_collection_ms = round(ms, 2)
         self.stats.max_collection_ms = max(self.stats.max_collection_ms, round(ms, 2))
-        self.last_collection = now
+        self.last_collection = self.last_young = now
         self.pending_since = None
         log.debug("gc: collected %d objects in %.1f ms", found or 0, ms)
 
@@ -270,11 +300,16 @@ class GcPolicy:
         return self.pending_since is not None or self._frozen_grew()
 
     def _next_delay(self) -> float:
+        """Until the next moment something may be due; a moment that passed (the
+        server was busy then) is looked at again in CHECK_EVERY_S."""
         now = self.clock()
         if self.pending_since is None:  # only the deep rescan is left to wait for
             return max(CHECK_EVERY_S, self.last_activity + DEEP_QUIET_S - now)
-        return max(CHECK_EVERY_S, min(self.last_activity + IDLE_QUIET_S - now,
-                                      self.last_collection + MAX_DEFER_S - now))
+        due = [self.last_activity + IDLE_QUIET_S, self.last_collection + MAX_DEFER_S]
+        if self.last_young < self.last_activity:
+            due.append(self.last_activity + YOUNG_QUIET_S)
+        delay = min(due) - now
+        return delay if delay > 0 else CHECK_EVERY_S
 
     def _arm(self, delay: float) -> None:
         if self._loop is None or self._timer is not None:

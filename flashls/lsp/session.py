@@ -158,7 +158,8 @@ class Session:
         self._reparsing: dict[str, asyncio.Task] = {}  # big documents' idle reparse, sliced
         self.foreground = Foreground()  # requests being answered go before preparations
         # collections between keystrokes, not on them (started at `initialize`)
-        self.gc_policy = GcPolicy(busy=self.serving, enabled=enabled_by_environment())
+        self.gc_policy = GcPolicy(busy=self.serving, loop_busy=self.foreground.busy,
+                                  enabled=enabled_by_environment())
         NEIGHBORS.on_added = self._ensure_neighbor_analysis  # left by requests
         self._neighbor_task: asyncio.Task | None = None
         streaming.on_request_sent = self.foreground.release_all
