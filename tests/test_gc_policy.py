@@ -15,7 +15,8 @@ import pytest
 from benchmarks.soak import RawLsp
 from flashls.lsp import gc_policy
 from flashls.lsp.gc_policy import (DEEP_QUIET_S, IDLE_QUIET_S, MAX_DEFER_S,
-                                   SERVING_THRESHOLDS, YOUNG_QUIET_S, Collector, GcPolicy,
+                                   SERVING_THRESHOLDS, YOUNG_AFTER_SEND_S, YOUNG_QUIET_S,
+                                   Collector, GcPolicy,
                                    enabled_by_environment, preparations_paused)
 from tests.fake_deepseek import FakeDeepSeek, Reply
 
@@ -143,25 +144,31 @@ def test_collects_once_after_the_quiet_period_and_not_while_busy():
         p.stop()
 
 
-def test_the_young_generations_are_collected_in_each_pause_between_keystrokes():
+def test_the_young_generations_are_collected_between_keystrokes():
     upstream, loop_busy = [True], [False]
     p, clock, rec = policy(busy=lambda: upstream[0] or loop_busy[0],
                            loop_busy=lambda: loop_busy[0])
     p.start()
     try:
-        for _ in range(3):  # a keystroke, its request sent upstream, a pause
+        for _ in range(3):  # a keystroke, its request sent upstream, the model's wait
+            clock.now += 0.15
             p.note_activity()
-            assert p.check() is None  # no pause yet
-            clock.now += YOUNG_QUIET_S * 1.5
+            assert p.check() is None  # typing, nothing sent
+            p.note_request_sent()
             assert p.check() == "young"
-            assert p.check() is None  # once per pause
-            clock.now += 0.1
+            assert p.check() is None  # once per request sent
+        clock.now += YOUNG_QUIET_S * 1.5
+        upstream[0] = False
+        p.note_activity()  # a keystroke whose answer came from the cache: no request
+        clock.now += YOUNG_QUIET_S * 1.5
+        assert p.check() == "young"  # a pause without a message does it
         p.note_activity()
-        loop_busy[0] = True  # a request is being handled: the loop is needed
-        clock.now += YOUNG_QUIET_S * 4
+        p.note_request_sent()
+        loop_busy[0] = True  # another request is being handled, or waits its debounce
+        clock.now += YOUNG_QUIET_S * 1.5
         assert p.check() is None
-        assert rec.calls.count("young") == 3 and "collect" not in rec.calls
-        assert p.stats.young_collections == 3
+        assert rec.calls.count("young") == 4 and "collect" not in rec.calls
+        assert p.stats.young_collections == 4
     finally:
         p.stop()
 
@@ -195,13 +202,15 @@ def test_the_event_loop_timer_runs_the_idle_collection():
         assert rec.calls.count("collect") == 1
         assert not [t for t in loop.timers if not t.fired]  # nothing pending: no timer
         clock.now += 0.01
-        p.note_activity()  # a message re-arms it, for the pause after a keystroke
-        clock.now += IDLE_QUIET_S / 4
-        handle = loop.fire()
-        assert handle.delay == YOUNG_QUIET_S and rec.calls[-1] == "young"
-        assert loop.timers[-1].delay == IDLE_QUIET_S * 3 / 4  # then the idle moment
-        clock.now += IDLE_QUIET_S
+        p.note_activity()  # a message re-arms the idle hook
+        assert loop.timers[-1].delay == IDLE_QUIET_S
+        p.note_request_sent()  # its request left: sooner, for the young generations
+        assert loop.timers[-2].cancelled and loop.timers[-1].delay == YOUNG_AFTER_SEND_S
+        clock.now += YOUNG_AFTER_SEND_S
         loop.fire()
+        assert rec.calls[-1] == "young" and p.stats.young_collections == 1
+        clock.now += IDLE_QUIET_S
+        loop.fire()  # then the idle moment
         assert rec.calls.count("collect") == 2 and p.stats.idle_collections == 2
     finally:
         p.stop()

@@ -8,9 +8,9 @@ keystroke crosses the threshold (most of the warm p99 on big files). The policy:
 
 - **while serving**, raised thresholds (`SERVING_THRESHOLDS`): young collections
   are rare and automatic full ones practically never happen;
-- **in a pause between keystrokes** (`YOUNG_QUIET_S` without a message, no request
-  needing the loop, though one may wait on the model), the young generations are
-  collected, so they stay small;
+- **between keystrokes** (right after a request was sent upstream, or `YOUNG_QUIET_S`
+  without a message; never while a request needs the loop or waits in its debounce),
+  the young generations are collected, so they stay small;
 - **when idle** (no request held in the foreground, none upstream, no background
   preparation, and `IDLE_QUIET_S` since the last message), one full collection of
   what was allocated since the last one, so garbage cycles are freed at a pause; what
@@ -49,11 +49,13 @@ log = logging.getLogger(__name__)
 SERVING_THRESHOLDS = (100_000, 50, 1000)
 IDLE_QUIET_S = 1.0  # no message this long: the user paused, collect now
 CHECK_EVERY_S = 0.25  # how often a busy server looks again for an idle moment
-# a pause between keystrokes (the request sent upstream, nothing needing the loop):
-# the young generations are collected then, so they never grow large enough to make
-# the collection that a keystroke's allocations trigger expensive (in the soak, with
-# no young collection in between, one took 0.5-0.9 s at load 8-10)
-YOUNG_QUIET_S = 0.05
+# the young generations are collected between keystrokes, so they never grow large
+# enough to make the collection a keystroke's allocations trigger expensive (in the
+# soak, with none in between, one took 0.5-0.9 s at load 8-10): right after a request
+# was sent upstream (the loop has nothing to do until the model answers), or after
+# this long without a message when no request is waiting in its debounce
+YOUNG_QUIET_S = 0.3
+YOUNG_AFTER_SEND_S = 0.002  # (the send's own callbacks run first)
 MAX_DEFER_S = 60.0  # garbage never waits longer than this for an idle moment
 DEEP_QUIET_S = 15.0  # this long without a message: the frozen set may be rescanned
 DEEP_GROWTH = 1.5  # ...when it grew by half since the last rescan
@@ -140,8 +142,10 @@ class GcPolicy:
     pending_since: float | None = None  # first activity not collected yet
     last_collection: float = 0.0
     last_young: float = 0.0
+    sent_since_young: bool = False  # a request went upstream since the last young one
     frozen_at_deep: int = 0  # the frozen set's size after the last (deep) rescan
     _timer: Any = None
+    _timer_at: float = 0.0
     _loop: Any = None
     _callback: Any = None
 
@@ -189,7 +193,16 @@ class GcPolicy:
         if self.pending_since is None:
             self.pending_since = now
         if self.started and self._timer is None:
-            self._arm(YOUNG_QUIET_S)
+            self._arm(IDLE_QUIET_S)
+
+    def note_request_sent(self) -> None:
+        """A request's body was sent upstream: the loop is free until its answer, the
+        moment for a young collection."""
+        self.sent_since_young = True
+        if self.pending_since is None:
+            self.pending_since = self.clock()
+        if self.started:
+            self._arm(YOUNG_AFTER_SEND_S, sooner=True)
 
     def pause(self) -> None:
         """A background preparation starts: no collection until it ends (the count
@@ -239,9 +252,10 @@ class GcPolicy:
         return None
 
     def _young_due(self, quiet: float) -> bool:
-        loop_busy = self.loop_busy or self.busy
-        return (self.last_young < self.last_activity and quiet >= YOUNG_QUIET_S
-                and not loop_busy())
+        paused = quiet >= YOUNG_QUIET_S and self.last_young < self.last_activity
+        if not (self.sent_since_young or paused):
+            return False
+        return not (self.loop_busy or self.busy)()
 
     def _collect_young(self, now: float) -> None:
         started = time.perf_counter()
@@ -249,6 +263,7 @@ class GcPolicy:
         self.stats.collected_objects += found or 0
         self.stats.young_collections += 1
         self.last_young = now
+        self.sent_since_young = False
         log.debug("gc: young collection, %d objects in %.1f ms", found or 0,
                   (time.perf_counter() - started) * 1000)
 
@@ -282,6 +297,7 @@ class GcPolicy:
         self.stats.last_collection_ms = round(ms, 2)
         self.stats.max_collection_ms = max(self.stats.max_collection_ms, round(ms, 2))
         self.last_collection = self.last_young = now
+        self.sent_since_young = False
         self.pending_since = None
         log.debug("gc: collected %d objects in %.1f ms", found or 0, ms)
 
@@ -306,16 +322,25 @@ class GcPolicy:
         if self.pending_since is None:  # only the deep rescan is left to wait for
             return max(CHECK_EVERY_S, self.last_activity + DEEP_QUIET_S - now)
         due = [self.last_activity + IDLE_QUIET_S, self.last_collection + MAX_DEFER_S]
-        if self.last_young < self.last_activity:
+        if self.sent_since_young:
+            due.append(now + YOUNG_AFTER_SEND_S)
+        elif self.last_young < self.last_activity:
             due.append(self.last_activity + YOUNG_QUIET_S)
         delay = min(due) - now
         return delay if delay > 0 else CHECK_EVERY_S
 
-    def _arm(self, delay: float) -> None:
-        if self._loop is None or self._timer is not None:
+    def _arm(self, delay: float, sooner: bool = False) -> None:
+        """Look again in `delay` s (unless a look is due already; `sooner`: or due
+        later than that, which is then replaced)."""
+        if self._loop is None:
             return
+        if self._timer is not None:
+            if not sooner or self._timer_at <= self.clock() + delay:
+                return
+            self._disarm()
         try:
             self._timer = self._loop.call_later(delay, self._on_timer)
+            self._timer_at = self.clock() + delay
         except RuntimeError:  # the loop is closed: nothing more to serve
             self._timer = None
 

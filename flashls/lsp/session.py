@@ -158,11 +158,11 @@ class Session:
         self._reparsing: dict[str, asyncio.Task] = {}  # big documents' idle reparse, sliced
         self.foreground = Foreground()  # requests being answered go before preparations
         # collections between keystrokes, not on them (started at `initialize`)
-        self.gc_policy = GcPolicy(busy=self.serving, loop_busy=self.foreground.busy,
+        self.gc_policy = GcPolicy(busy=self.serving, loop_busy=self._loop_needed,
                                   enabled=enabled_by_environment())
         NEIGHBORS.on_added = self._ensure_neighbor_analysis  # left by requests
         self._neighbor_task: asyncio.Task | None = None
-        streaming.on_request_sent = self.foreground.release_all
+        streaming.on_request_sent = self._request_sent
         streaming.on_answer_started = self._answer_hold
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
@@ -175,6 +175,18 @@ class Session:
             self.model, settings=lambda: self.settings, documents=self.documents,
             roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
         configure_logging(server, self.settings.log_level, self.settings.effective_api_key)
+
+    def _request_sent(self) -> None:
+        """An upstream request's body left: its hold goes, and the collector may
+        take the young generations while the model answers."""
+        self.foreground.release_all()
+        self.gc_policy.note_request_sent()
+
+    def _loop_needed(self) -> bool:
+        """A request needs the loop now, or waits in its debounce to be built (its
+        job started, its upstream call not yet): no young collection then."""
+        jobs = len(getattr(self.engine, "_jobs", ()))
+        return self.foreground.busy() or jobs > self.events.in_flight
 
     def serving(self) -> bool:
         """Something is being served: a request holds the loop or waits upstream, or
