@@ -55,7 +55,7 @@ CHECK_EVERY_S = 0.25  # how often a busy server looks again for an idle moment
 # was sent upstream (the loop has nothing to do until the model answers), or after
 # this long without a message when no request is waiting in its debounce
 YOUNG_QUIET_S = 0.3
-YOUNG_AFTER_SEND_S = 0.03  # (the request on the wire first: the collection then takes no CPU from its send)
+YOUNG_AFTER_SEND_S = 0.03  # the request on the wire first (no CPU taken from its send)
 MAX_DEFER_S = 60.0  # garbage never waits longer than this for an idle moment
 DEEP_QUIET_S = 15.0  # this long without a message: the frozen set may be rescanned
 DEEP_GROWTH = 1.5  # ...when it grew by half since the last rescan
