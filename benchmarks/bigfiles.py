@@ -168,7 +168,8 @@ def load(big: BigFile) -> str:
 # -- one server ---------------------------------------------------------------------
 # `--gc-policy both`: each file measured with the server's GC policy on, then off
 # (`FLASHLS_GC_POLICY=off`: CPython's thresholds, no idle collection), same run
-GC_POLICY_RUNS = {"on": ("",), "off": (" [gc off]",), "both": ("", " [gc off]")}
+GC_POLICY_RUNS = {"on": ("",), "off": (" [gc off]",), "both": ("", " [gc off]"),
+                  "both-off-first": (" [gc off]", "")}  # (the load drifts: swap the order)
 
 
 def _server_env(label: str) -> dict[str, str]:
