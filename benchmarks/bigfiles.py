@@ -166,10 +166,20 @@ def load(big: BigFile) -> str:
 
 
 # -- one server ---------------------------------------------------------------------
-async def _start(workdir: Path, fake: FakeDeepSeek) -> LanguageClient:
+# `--gc-policy both`: each file measured with the server's GC policy on, then off
+# (`FLASHLS_GC_POLICY=off`: CPython's thresholds, no idle collection), same run
+GC_POLICY_RUNS = {"on": ("",), "off": (" [gc off]",), "both": ("", " [gc off]"),
+                  "both-off-first": (" [gc off]", "")}  # (the load drifts: swap the order)
+
+
+def _server_env(label: str) -> dict[str, str]:
+    return {**os.environ, "FLASHLS_GC_POLICY": "off" if "gc off" in label else "on"}
+
+
+async def _start(workdir: Path, fake: FakeDeepSeek, env: dict | None = None) -> LanguageClient:
     client = LanguageClient("bench-big", "1")
     client.feature("flashls/status")(lambda params: None)
-    await client.start_io(sys.executable, "-m", "flashls")
+    await client.start_io(sys.executable, "-m", "flashls", env=env)
     settings = {"baseUrl": fake.url, "apiKey": "sk-bench", "logLevel": "error",
                 "completion": {"debounceMs": TYPING_DEBOUNCE_MS, "timeoutMs": 20000}}
     await client.initialize_async(lsp.InitializeParams(
@@ -268,8 +278,8 @@ def _cursor_line(lines: list[str]) -> int:
 
 
 async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
-                       workdir: Path) -> dict:
-    client = await _start(workdir, fake)
+                       workdir: Path, env: dict | None = None) -> dict:
+    client = await _start(workdir, fake, env)
     try:
         path = workdir / big.filename
         path.write_text(text, encoding="utf-8")
@@ -299,7 +309,9 @@ async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
             if enter:
                 line += rounds + 3
         rss = rss_kb(client._server.pid)  # type: ignore[union-attr]
-        return {"lines": text.count("\n") + 1, "bytes": len(text.encode("utf-8")),
+        gc_stats = (await asyncio.wait_for(client.workspace_execute_command_async(
+            lsp.ExecuteCommandParams(command="flashls.debugStats")), 60) or {}).get("gcPolicy")
+        return {"gc": gc_stats,"lines": text.count("\n") + 1, "bytes": len(text.encode("utf-8")),
                 "origin": big.origin,
                 "cold_first_completion_ms": round(cold_ms, 1),
                 "cold_before_upstream_ms": round(cold_before, 1) if cold_before else None,
@@ -320,16 +332,16 @@ def _stats(values: list[float], minus: float = 0.0) -> dict:
     return {"p50": round(percentile(vals, 50), 2), "p99": round(percentile(vals, 99), 2)}
 
 
-def run(rounds: int = 30, only: str | None = None) -> dict:
+def run(rounds: int = 30, only: str | None = None, gc_policy: str = "on") -> dict:
     previous = sys.getswitchinterval()
     sys.setswitchinterval(0.0005)  # see benchmarks/latency.py: keep the harness out
     try:
-        return _run(rounds, only)
+        return _run(rounds, only, GC_POLICY_RUNS[gc_policy])
     finally:
         sys.setswitchinterval(previous)
 
 
-def _run(rounds: int, only: str | None) -> dict:
+def _run(rounds: int, only: str | None, labels: tuple[str, ...] = ("",)) -> dict:
     fake = FakeDeepSeek(lambda req: Reply(text="result = compute(value)", chunk_chars=4),
                         latency_s=MODEL_LATENCY_S).start()
     results: dict = {"model_latency_ms": MODEL_LATENCY_S * 1000, "rounds": rounds,
@@ -346,12 +358,15 @@ def _run(rounds: int, only: str | None) -> dict:
             except FetchError as err:
                 results["files"][big.name] = {"error": str(err)}
                 continue
-            with tempfile.TemporaryDirectory() as tmp:
-                m = asyncio.run(measure_file(fake, big, text, rounds, Path(tmp)))
-            for name, values in m.pop("warm_before_upstream_ms").items():
-                m[f"warm_{name}_server_added_ms"] = _stats(values, bare_before)
-            results["files"][big.name] = m
-            print(f"[bigfiles] {big.name}: {json.dumps(m)}", file=sys.stderr, flush=True)
+            for label in labels:
+                with tempfile.TemporaryDirectory() as tmp:
+                    m = asyncio.run(measure_file(fake, big, text, rounds, Path(tmp),
+                                                 _server_env(label)))
+                for name, values in m.pop("warm_before_upstream_ms").items():
+                    m[f"warm_{name}_server_added_ms"] = _stats(values, bare_before)
+                results["files"][big.name + label] = m
+                print(f"[bigfiles] {big.name}{label}: {json.dumps(m)}", file=sys.stderr,
+                      flush=True)
     finally:
         fake.stop()
     return results
@@ -388,8 +403,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--only", help="measure only files whose name contains this")
+    parser.add_argument("--gc-policy", choices=sorted(GC_POLICY_RUNS), default="on",
+                        help="the server's GC policy (lsp/gc_policy); both: on, then off")
     args = parser.parse_args(argv)
-    results = run(args.rounds, args.only)
+    results = run(args.rounds, args.only, args.gc_policy)
     print(json.dumps(results, indent=2))
     print("\n".join(report_rows(results)))
     return 0

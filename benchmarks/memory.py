@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -26,14 +27,15 @@ def rss_mb(pid: int) -> float:
     return (rss_kb(pid) or 0) / 1024
 
 
-async def measure(files: int, lines_per_file: int) -> dict:
+async def measure(files: int, lines_per_file: int, gc_policy: str = "on") -> dict:
     fake = FakeDeepSeek(lambda req: Reply(text="value")).start()
     client = LanguageClient("bench", "1")
     client.feature("flashls/status")(lambda params: None)  # shown by editors; not here
     try:
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
-            await client.start_io(sys.executable, "-m", "flashls")
+            await client.start_io(sys.executable, "-m", "flashls",
+                                  env={**os.environ, "FLASHLS_GC_POLICY": gc_policy})
             pid = client._server.pid
             await client.initialize_async(lsp.InitializeParams(
                 capabilities=lsp.ClientCapabilities(),
@@ -63,22 +65,27 @@ async def measure(files: int, lines_per_file: int) -> dict:
             await asyncio.wait_for(client.stop(), 10)
     finally:
         fake.stop()
-    return {"files": files, "lines_per_file": lines_per_file, "idle_rss_mb": round(idle, 1),
+    return {"gc_policy": gc_policy, "files": files, "lines_per_file": lines_per_file,
+            "idle_rss_mb": round(idle, 1),
             "rss_with_files_mb": round(loaded, 1),
             "rss_ratio_vs_idle": round(loaded / idle, 2) if idle else None,
             "mb_per_file": round((loaded - idle) / files, 3)}
 
 
-def run(files: int = 100, lines_per_file: int = 300) -> dict:
-    return asyncio.run(measure(files, lines_per_file))
+def run(files: int = 100, lines_per_file: int = 300, gc_policy: str = "on") -> dict:
+    return asyncio.run(measure(files, lines_per_file, gc_policy))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=100)
     parser.add_argument("--lines", type=int, default=300)
+    parser.add_argument("--gc-policy", choices=("on", "off", "both"), default="on",
+                        help="the server's GC policy (lsp/gc_policy); both: on, then off")
     args = parser.parse_args(argv)
-    print(json.dumps(run(args.files, args.lines), indent=2))
+    policies = ("on", "off") if args.gc_policy == "both" else (args.gc_policy,)
+    results = [run(args.files, args.lines, policy) for policy in policies]
+    print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
     return 0
 
 

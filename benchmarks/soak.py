@@ -9,6 +9,9 @@ slope after warm-up. A leak shows as a slope; a bounded process is flat.
 
     python -m benchmarks.soak            # ~2 minutes, 1 simulated hour
     python -m benchmarks.soak --quick    # ~10 s (used by the test suite)
+    python -m benchmarks.soak --gc-policy both --big-every 8
+        # the server's GC policy on, then off (same seed), with a 15,000-line file
+        # opened, typed in and closed every 8 steps; prints the two RSS rows
 
 `RawLsp` is a minimal stdio LSP client that does not wait for answers before sending
 the next message (pipelining), so it can also pour garbage into a server (fuzzing)
@@ -275,12 +278,15 @@ class Counters:
 class Typist:
     """Types real code lines into real workspace files, like an editor would send it."""
 
-    def __init__(self, client: RawLsp, rng: random.Random, scale: float, max_open: int):
+    def __init__(self, client: RawLsp, rng: random.Random, scale: float, max_open: int,
+                 root: Path = WORKSPACES, big: Path | None = None, big_every: int = 0):
         self.client = client
         self.rng = rng
         self.scale = scale  # simulated seconds per wall second
         self.max_open = max_open
-        self.files = sorted(p for p in WORKSPACES.rglob("*") if p.suffix in LANGUAGE_IDS)
+        self.big, self.big_every, self.steps = big, big_every, 0
+        self.files = sorted(p for p in root.rglob("*")
+                            if p.suffix in LANGUAGE_IDS and p != big)
         self.lines_by_language: dict[str, list[str]] = {}
         for path in self.files:
             language = LANGUAGE_IDS[path.suffix]
@@ -410,8 +416,25 @@ class Typist:
         self.counters.accepted += 1
         return True
 
+    async def big_cycle(self) -> None:
+        """Open the big file (prepared in the background, its tables frozen), type a
+        line into it, close it: what a closed big document leaves must not stay."""
+        assert self.big is not None
+        text = self.big.read_text(encoding="utf-8")
+        doc = OpenDoc(self.big.as_uri(), "python", text.split("\n"))
+        self.client.open(doc.uri, text, doc.language)
+        self.open[doc.uri] = doc
+        self.counters.opened += 1
+        await self.pause(self.rng.uniform(3.0, 6.0))
+        await self.type_line(doc)
+        self.close(doc)
+
     async def step(self) -> None:
         rng = self.rng
+        self.steps += 1
+        if self.big is not None and self.big_every and self.steps % self.big_every == 0:
+            await self.big_cycle()
+            return
         if self.current is None or rng.random() < 0.12:
             self.current = self.open_file()
         doc = self.current
@@ -464,9 +487,18 @@ def slope_per_hour(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / sxx * 3600.0
 
 
+def big_workspace(target: Path) -> Path:
+    """A copy of the soak's workspaces plus a 15,000-line Python file (`--big-every`)."""
+    from benchmarks.bigfiles import synthetic_python
+    shutil.copytree(WORKSPACES, target, dirs_exist_ok=True)
+    big = target / "big_synthetic.py"
+    big.write_text(synthetic_python(), encoding="utf-8")
+    return big
+
+
 async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms: float,
                seed: int, samples: int, verbose: bool, trace: bool = False,
-               release: bool = False) -> dict:
+               release: bool = False, gc_policy: str = "on", big_every: int = 0) -> dict:
     from tests.fake_deepseek import FakeDeepSeek
     rng = random.Random(seed)
     fake = FakeDeepSeek(soak_reply(random.Random(seed + 1)),
@@ -478,10 +510,14 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
                      "completion": {"timeoutMs": 4000,
                                     "debounceMs": max(1, round(250 / scale))}})
     state = tempfile.mkdtemp(prefix="flashls-soak-")  # never the user's real usage ledger
-    await client.start(env={"XDG_STATE_HOME": state,
+    root, big = WORKSPACES, None
+    if big_every:
+        root = Path(state) / "workspace"
+        big = big_workspace(root)
+    await client.start(env={"XDG_STATE_HOME": state, "FLASHLS_GC_POLICY": gc_policy,
                             **({"PYTHONTRACEMALLOC": "1"} if trace else {})})
-    await client.initialize(WORKSPACES)
-    typist = Typist(client, rng, scale, max_open)
+    await client.initialize(root)
+    typist = Typist(client, rng, scale, max_open, root, big, big_every)
     upstream_total = 0
     rows: list[dict] = []
     started = time.monotonic()
@@ -506,6 +542,7 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
                "keystrokes": typist.counters.keystrokes, "upstream": upstream_total,
                "module_caches": stats["moduleCaches"],
                "protocol_pending": sum((stats.get("protocolPending") or {}).values()),
+               "gc_frozen": stats.get("gcFrozen"), "gc_policy": stats.get("gcPolicy") or {},
                "tracemalloc": stats.get("tracemalloc", [])}
         rows.append(row)
         if verbose:
@@ -578,7 +615,9 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
         "idle": {"tasks": idle["tasks"], "jobs": idle["jobs"],
                  "generations": idle["generations"], "connections": idle["connections"],
                  "sockets": idle["sockets"], "protocol_pending": idle["protocol_pending"]},
-        "exit_code": exit_code, "samples": rows,
+        "exit_code": exit_code, "samples": rows, "gc_policy_switch": gc_policy,
+        "big_every": big_every, "gc_frozen_end": rows[-1].get("gc_frozen"),
+        "gc_policy": rows[-1].get("gc_policy"),
     }
     if verbose and trace and warm[0]["tracemalloc"]:
         first = {t["where"]: t["kb"] for t in warm[0]["tracemalloc"]}
@@ -595,6 +634,8 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
               f"{result['rss_max_mb']} MB; slope after warm-up "
               f"{result['rss_slope_mb_per_sim_hour']:+.2f} MB per simulated hour "
               f"({result['rss_slope_second_half_mb_per_sim_hour']:+.2f} over the second half)")
+        print(f"gc policy {gc_policy}: frozen objects at the end {result['gc_frozen_end']}, "
+              f"{result['gc_policy']}")
         print(f"cache: max {result['max_cache_entries']} entries / "
               f"{result['max_cache_kb']} KB; idle: {result['idle']}; exit code {exit_code}")
     return result
@@ -602,12 +643,30 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
 
 def run(minutes: float = 2.0, *, simulated_hours: float = 1.0, max_open: int = 12,
         latency_ms: float = 30.0, seed: int = 7, samples: int = 24, quick: bool = False,
-        verbose: bool = False, trace: bool = False, release: bool = False) -> dict:
+        verbose: bool = False, trace: bool = False, release: bool = False,
+        gc_policy: str = "on", big_every: int = 0) -> dict:
     """Run the soak and return its numbers (see the module docstring)."""
     if quick:
         minutes, simulated_hours, samples = 10 / 60, 0.1, 6
     return asyncio.run(_run(minutes, simulated_hours, max_open, latency_ms, seed, samples,
-                            verbose, trace, release))
+                            verbose, trace, release, gc_policy, big_every))
+
+
+def compare_rows(results: dict[str, dict]) -> list[str]:
+    """One line per GC policy run (`--gc-policy both`): the RSS figures side by side."""
+    out = ["| GC policy | keystrokes | upstream | RSS start → after warm-up → end (max) MB | "
+           "slope MB/sim h (second half) | frozen at the end | policy collections |",
+           "|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        gp = r.get("gc_policy") or {}
+        done = "/".join(str(gp.get(k, 0)) for k in
+                        ("idle_collections", "forced_collections", "deep_collections"))
+        out.append(f"| {name} | {r['keystrokes']} | {r['upstream']} | {r['rss_start_mb']} → "
+                   f"{r['rss_warm_mb']} → {r['rss_end_mb']} ({r['rss_max_mb']}) | "
+                   f"{r['rss_slope_mb_per_sim_hour']:+.2f} "
+                   f"({r['rss_slope_second_half_mb_per_sim_hour']:+.2f}) | "
+                   f"{r['gc_frozen_end']} | {done if gp.get('enabled') else '-'} |")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -625,14 +684,27 @@ def main(argv: list[str] | None = None) -> int:
                              "(shows live memory apart from freed-but-kept pages)")
     parser.add_argument("--tracemalloc", action="store_true",
                         help="trace the server's allocations and print where memory grew")
+    parser.add_argument("--gc-policy", choices=("on", "off", "both"), default="on",
+                        help="the server's GC policy (lsp/gc_policy); both: on, then off, "
+                             "same seed, and a comparison table")
+    parser.add_argument("--big-every", type=int, default=0, metavar="N",
+                        help="every N steps open a 15,000-line file, type a line, close it")
     args = parser.parse_args(argv)
-    result = run(args.minutes, simulated_hours=args.hours, max_open=args.max_open,
-                 latency_ms=args.latency_ms, seed=args.seed, samples=args.samples,
-                 quick=args.quick, verbose=True, trace=args.tracemalloc,
-                 release=args.release_memory)
+    results = {}
+    for policy in (("on", "off") if args.gc_policy == "both" else (args.gc_policy,)):
+        results[policy] = run(args.minutes, simulated_hours=args.hours,
+                              max_open=args.max_open, latency_ms=args.latency_ms,
+                              seed=args.seed, samples=args.samples, quick=args.quick,
+                              verbose=True, trace=args.tracemalloc,
+                              release=args.release_memory, gc_policy=policy,
+                              big_every=args.big_every)
+    if len(results) > 1:
+        print("\n".join(compare_rows(results)))
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2))
-    return 0 if result["errors"] == 0 and result["exit_code"] == 0 else 1
+        only = next(iter(results.values())) if len(results) == 1 else results
+        Path(args.json).write_text(json.dumps(only, indent=2))
+    return 0 if all(r["errors"] == 0 and r["exit_code"] == 0
+                    for r in results.values()) else 1
 
 
 if __name__ == "__main__":

@@ -64,6 +64,27 @@ def needs_background(pdoc: ParsedDocument) -> bool:
     return pdoc.parseable() and not analysis_ready(pdoc)
 
 
+def idle_reparse_wanted(pdoc: ParsedDocument) -> bool:
+    """A pause in the typing on a big, prepared document whose whole tree is stale:
+    its reparse goes in slices (`idle_reparse_steps`), not in one call."""
+    syntax = pdoc.syntax
+    return (pdoc.big and pdoc.parseable() and syntax is not None and syntax.dirty
+            and syntax.tree is not None and analysis_ready(pdoc))
+
+
+def idle_reparse_steps(pdoc: ParsedDocument,
+                       slice_s: float = REPARSE_SLICE_S) -> Iterator[None]:
+    """The whole tree's incremental reparse after the typing paused, yielding every
+    `slice_s`: in one call it held the loop for the whole reparse (tens of ms on a
+    2 MB file when tree-sitter recovers from a half-typed line), and a request that
+    arrived meanwhile waited for it. A request between two slices finishes the
+    halted parse itself (`SyntaxState._resume`); an edit meanwhile ends it (the next
+    pause starts over)."""
+    if not idle_reparse_wanted(pdoc):
+        return
+    yield from pdoc.syntax.reparse_steps(pdoc.doc.source_bytes, slice_s)
+
+
 def query_steps(spec: LanguageSpec) -> Iterator[None]:
     """Compile the language's extraction queries (once per process), one part per
     step: each is a single call holding the GIL (TypeScript's definitions took

@@ -17,6 +17,7 @@ import tracemalloc
 from typing import TYPE_CHECKING, Any
 
 from ..context.syntax import MAX_PARSE_BYTES
+from .gc_policy import stats_dict as gc_stats
 
 if TYPE_CHECKING:
     from .server import FlashServer
@@ -83,6 +84,7 @@ def debug_stats(server: "FlashServer") -> dict:
         "inFlight": session.events.in_flight,
         "tasks": len(asyncio.all_tasks()),
         "gcFrozen": gc.get_freeze_count(),  # startup objects kept out of collections
+        "gcPolicy": gc_stats(getattr(session, "gc_policy", None)),  # lsp/gc_policy
         "protocolPending": {name: len(getattr(server.protocol, name, ()))
                             for name in ("_request_futures", "_result_types")},
         "moduleCaches": module_cache_sizes(),

@@ -62,7 +62,10 @@ class FlashProtocol(LanguageServerProtocol):
     def handle_message(self, message: Any) -> None:
         """A request holds big documents' background preparation back until it no
         longer needs the loop (`lsp.foreground.Foreground`)."""
-        foreground = getattr(getattr(self._server, "session", None), "foreground", None)
+        session = getattr(self._server, "session", None)
+        if session is not None:
+            session.gc_policy.note_activity()  # the quiet period starts again
+        foreground = getattr(session, "foreground", None)
         kind = foreground_kind(message) if foreground is not None else None
         if kind is None:
             super().handle_message(message)
@@ -160,6 +163,15 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
+def start_gc_policy(session: Session) -> None:
+    """Serving thresholds from now on, collections at idle moments (`gc_policy`)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no loop (a handler called by hand): `check` by hand
+        loop = None
+    session.gc_policy.start(loop)
+
+
 def _is_request(data: Any) -> bool:
     """A JSON-RPC message that expects an answer: a method and a usable id."""
     return (isinstance(data, dict) and "jsonrpc" in data and "method" in data
@@ -218,6 +230,7 @@ def create_server() -> FlashServer:
         # right after `initialized` it sends the first didOpen (a full collection,
         # 100-200 ms, stood between them and the first suggestion)
         freeze_startup_objects()
+        start_gc_policy(session)
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: FlashServer, params: lsp.InitializedParams) -> None:

@@ -7,7 +7,6 @@ here, so it can be read (and tested) in one place.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -18,7 +17,8 @@ from pygls.uris import to_fs_path
 
 from ..completion.factory import build_engine
 from ..completion.service import CompletionEngine, Suggestion
-from ..context.background import NEIGHBORS, needs_background, preparation_steps
+from ..context.background import (NEIGHBORS, idle_reparse_steps, idle_reparse_wanted,
+                                  needs_background, preparation_steps)
 from ..context.document import PositionError
 from ..context.never_sent import NotSent, never_sent
 from ..context.syntax import ParsedDocument
@@ -29,6 +29,7 @@ from ..model.providers import ModelClient, config_from_settings
 from ..model.types import AuthError, BalanceError, ConnectError, ModelError, ModelResult
 from ..settings import SECTION, Settings, apply_settings, to_editor_dict
 from .foreground import Foreground, handling, handling_token
+from .gc_policy import GcPolicy, enabled_by_environment
 from .logs import configure_logging
 
 if TYPE_CHECKING:
@@ -49,23 +50,8 @@ IDLE_PARSE_S = 0.12  # a pause this long after an edit reparses the document in 
 UPSTREAM_SEND_S = 0.25
 
 
-_gc_pauses = [0]  # background preparations running with the collector paused
-
-
 def _nothing() -> None:
     return None
-
-
-def _pause_gc() -> None:
-    _gc_pauses[0] += 1
-    gc.disable()
-
-
-def _resume_gc() -> None:
-    _gc_pauses[0] = max(0, _gc_pauses[0] - 1)
-    if not _gc_pauses[0]:
-        gc.freeze()  # (a collection here would scan all of it once: the pause again)
-        gc.enable()
 
 
 class Messages:
@@ -169,10 +155,14 @@ class Session:
         self.unsynced: dict[str, str] = {}
         self._idle_parses: dict[str, asyncio.TimerHandle] = {}
         self._preparing: dict[str, asyncio.Task] = {}  # big documents' first parse/analysis
+        self._reparsing: dict[str, asyncio.Task] = {}  # big documents' idle reparse, sliced
         self.foreground = Foreground()  # requests being answered go before preparations
+        # collections between keystrokes, not on them (started at `initialize`)
+        self.gc_policy = GcPolicy(busy=self.serving, loop_busy=self._loop_needed,
+                                  enabled=enabled_by_environment())
         NEIGHBORS.on_added = self._ensure_neighbor_analysis  # left by requests
         self._neighbor_task: asyncio.Task | None = None
-        streaming.on_request_sent = self.foreground.release_all
+        streaming.on_request_sent = self._request_sent
         streaming.on_answer_started = self._answer_hold
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
@@ -185,6 +175,25 @@ class Session:
             self.model, settings=lambda: self.settings, documents=self.documents,
             roots=lambda: self.roots, path_of=self.relative_path, events=self.events)
         configure_logging(server, self.settings.log_level, self.settings.effective_api_key)
+
+    def _request_sent(self) -> None:
+        """An upstream request's body left: its hold goes, and the collector may
+        take the young generations while the model answers."""
+        self.foreground.release_all()
+        self.gc_policy.note_request_sent()
+
+    def _loop_needed(self) -> bool:
+        """A request needs the loop now, or waits in its debounce to be built (its
+        job started, its upstream call not yet): no young collection then."""
+        jobs = len(getattr(self.engine, "_jobs", ()))
+        return self.foreground.busy() or jobs > self.events.in_flight
+
+    def serving(self) -> bool:
+        """Something is being served: a request holds the loop or waits upstream, or
+        a background preparation or neighbor analysis runs (no idle collection)."""
+        return (self.foreground.busy() or self.events.in_flight > 0
+                or bool(self._preparing) or bool(self._reparsing)
+                or self._neighbor_task is not None)
 
     def _answer_hold(self) -> Any:
         """A model answer is arriving for a request that holds the foreground (an
@@ -273,8 +282,10 @@ class Session:
         return settings
 
     async def close(self) -> None:
+        self.gc_policy.stop()
         for uri in list(self.documents):
             self._cancel_preparation(uri)
+            self._cancel_idle_parse(uri)
             self.engine.forget(uri)
         if self._neighbor_task is not None:
             self._neighbor_task.cancel()
@@ -349,7 +360,7 @@ class Session:
         rescan all of them (pauses of 100-900 ms, longer than any slice). Afterwards
         the survivors are frozen, as at startup: they are long-lived tables, freed by
         reference counting when replaced, and never worth rescanning."""
-        _pause_gc()
+        self.gc_policy.pause()
         turn = self.foreground.turn
         try:
             await turn()  # the request right behind the didOpen comes first
@@ -364,7 +375,7 @@ class Session:
         except Exception as err:  # a background nicety: never an error for the user
             log.debug("background preparation of %s failed: %s", uri, err)
         finally:
-            _resume_gc()
+            self.gc_policy.resume()
             if self._preparing.get(uri) is asyncio.current_task():
                 del self._preparing[uri]
 
@@ -415,12 +426,41 @@ class Session:
         handle = self._idle_parses.pop(uri, None)
         if handle is not None:
             handle.cancel()
+        task = self._reparsing.pop(uri, None)
+        if task is not None:
+            task.cancel()
 
     def _idle_parse(self, uri: str) -> None:
         self._idle_parses.pop(uri, None)
         pdoc = self.documents.get(uri)
         if pdoc is None or uri in self.unsynced:
             return
+        if idle_reparse_wanted(pdoc):  # a big one: the whole tree's reparse in slices
+            self._reparsing[uri] = asyncio.get_running_loop().create_task(
+                self._reparse_in_background(uri, pdoc))
+            return
+        self._prepare_now(uri)
+
+    async def _reparse_in_background(self, uri: str, pdoc: ParsedDocument) -> None:
+        """The idle reparse of a big document in slices behind the foreground, then
+        the version's analysis (an incremental update) as `_prepare_now` does it."""
+        turn = self.foreground.turn
+        try:
+            await turn()
+            for _ in idle_reparse_steps(pdoc):
+                await asyncio.sleep(0)
+                await turn()
+            if self.documents.get(uri) is pdoc and not pdoc.syntax.dirty:
+                self._prepare_now(uri)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a background nicety: never an error for the user
+            log.debug("background reparse of %s failed: %s", uri, err)
+        finally:
+            if self._reparsing.get(uri) is asyncio.current_task():
+                del self._reparsing[uri]
+
+    def _prepare_now(self, uri: str) -> None:
         try:
             self.engine.prepare(uri)  # the tree, then the per-version analysis
         except Exception as err:  # a background nicety: never an error for the user
