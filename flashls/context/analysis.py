@@ -24,6 +24,7 @@ from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
 
 from .bigfile_fastpath import note_splice
+from .edit_span import DocEdits
 from .ident_counts import updated
 from .languages import LanguageSpec
 from .memo import line_identifiers
@@ -322,6 +323,7 @@ class _State:
     rec_from: int = 0
     rec_shift: tuple[int, int] = (0, 0)
     root_error: bool = False  # the whole parse failed at its root (`note_root`)
+    serial: int = 0  # the document version's number (`Document.serial`), 0: unknown
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -414,16 +416,17 @@ def _assemble_steps(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec],
 
 
 def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
-                  state_key: Hashable | None = None, source: bytes | None = None
-                  ) -> Analysis:
+                  state_key: Hashable | None = None, source: bytes | None = None,
+                  edits: DocEdits | None = None) -> Analysis:
     if source is None:
         source = text.encode("utf-8", "surrogatepass")
     state = _STATES.get(state_key) if state_key is not None else None
     if state is not None:
-        done = _analyze_incremental(spec, state, text, source, tree)
+        done = _analyze_incremental(spec, state, text, source, tree, edits=edits)
         if done is not None:
             analysis, new_state = done
             new_state.root_error = tree.root_node.is_error
+            _noted(new_state, edits)
             _STATES[state_key] = new_state
             return analysis
     lines = split_lines(text)
@@ -431,7 +434,34 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
     result = _full(spec, source, lines, recs, state_key)
     note_root(state_key, tree)
+    with _LOCK:
+        state = _STATES.get(state_key) if state_key is not None else None
+    if state is not None and state.source is source:
+        _noted(state, edits)
     return result
+
+
+def _noted(state: _State, edits: DocEdits | None) -> _State:
+    """`state` with the serial of the document version it is of, when known."""
+    if edits is not None:
+        state.serial = edits.serial
+    return state
+
+
+def _edited_span(state: _State, source: bytes, edits: DocEdits | None
+                 ) -> tuple[int, int, int, int]:
+    """(first changed byte, end of the changed old bytes, their rows) between the
+    state's version and `source`: from the document's edit log when it reaches back
+    to the state's version (`edit_span`), else by comparing the bytes."""
+    old = state.source
+    span = edits.since(state.serial) if edits is not None and state.serial else None
+    if span is not None and span.holds(old, source):
+        return span.start, span.old_end, span.start_row, span.old_end_row
+    p = _common_prefix(old, source)
+    s = _common_suffix(old, source, min(len(old), len(source)) - p)
+    old_end = len(old) - s
+    row_p = old.count(b"\n", 0, p)
+    return p, old_end, row_p, row_p + old.count(b"\n", p, old_end)
 
 
 def note_root(state_key: Hashable | None, tree: Tree) -> None:
@@ -588,7 +618,8 @@ def _first_index(state: _State, value: int, field_index: int, right: bool) -> in
 
 
 def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: bytes,
-                         tree: Tree | None, region: RegionParser | None = None
+                         tree: Tree | None, region: RegionParser | None = None,
+                         edits: DocEdits | None = None
                          ) -> tuple[Analysis, _State] | None:
     """Re-analyze only the top-level nodes an edit touched: nodes before the first
     changed byte are kept, nodes after the last one are kept and shifted. Returns None
@@ -603,13 +634,10 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     old = state.source
     if old == source:
         return state.analysis, state
-    p = _common_prefix(old, source)
-    s = _common_suffix(old, source, min(len(old), len(source)) - p)
+    p, old_end, row_p, row_old_end = _edited_span(state, source, edits)
+    s = len(old) - old_end
     delta = len(source) - len(old)
-    old_end = len(old) - s
     n_recs = len(state.recs)
-    row_p = old.count(b"\n", 0, p)
-    row_old_end = row_p + old.count(b"\n", p, old_end)
     # kept: nodes ending before byte p and its line; nodes starting after the change,
     # its line and the comment lines a node's rendering may read above it
     n_before = _first_index(state, p, 4, False)
@@ -901,7 +929,7 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
             current: bool = False, state_key: Hashable | None = None,
-            source: bytes | None = None) -> Analysis:
+            source: bytes | None = None, edits: DocEdits | None = None) -> Analysis:
     """Outline items, imports and package of `text`, computed once per `key`.
     `state_key` names a document whose versions follow each other (edits): the next
     version is then analyzed by diffing against the previous one. `source`: `text`
@@ -916,7 +944,7 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
         source = text.encode("utf-8", "surrogatepass")
     if tree is None:
         tree = _parse(spec, source)
-    result = _analyze_tree(spec, text, tree, state_key, source)
+    result = _analyze_tree(spec, text, tree, state_key, source, edits)
     with _LOCK:
         cache[full_key] = result
     return result
@@ -961,7 +989,8 @@ def _node_recs_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: list[
 
 
 def analyze_region(spec: LanguageSpec, text: str, key: Hashable, state_key: Hashable,
-                   source: bytes, region: RegionParser) -> Analysis | None:
+                   source: bytes, region: RegionParser, edits: DocEdits | None = None
+                   ) -> Analysis | None:
     """`analyze(..., current=True, state_key=...)` without the document's whole tree:
     the edit since the last analyzed version is parsed on its own (`region`). None
     when that cannot stand for the whole file's parse (the caller parses it all)."""
@@ -973,10 +1002,11 @@ def analyze_region(spec: LanguageSpec, text: str, key: Hashable, state_key: Hash
         return hit
     if state is None:
         return None
-    done = _analyze_incremental(spec, state, text, source, None, region)
+    done = _analyze_incremental(spec, state, text, source, None, region, edits)
     if done is None:
         return None
     result, new_state = done
+    _noted(new_state, edits)
     with _LOCK:
         _STATES[state_key] = new_state
         if not new_state.provisional:  # the whole tree's analysis replaces it
