@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flashls.context import analysis, edit_span, local_parse, syntax
+from flashls.context import analysis, doc_lines, edit_span, local_parse, syntax
 from flashls.context.background import document_key
 from flashls.context.document import EDITS_KEPT, Document
 from flashls.context.syntax import ParsedDocument
@@ -80,6 +80,7 @@ def test_the_key_names_the_content_copies_share_it_and_every_change_makes_a_new_
 
 @pytest.fixture(params=["whole tree", "region"])
 def path(request, monkeypatch):
+    monkeypatch.setattr(doc_lines, "BLOCK", 8)  # the lines' patches cross blocks
     if request.param == "region":
         monkeypatch.setattr(syntax, "REGION_MIN_BYTES", 0)
     analysis.clear()

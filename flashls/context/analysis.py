@@ -24,6 +24,7 @@ from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
 
 from .bigfile_fastpath import note_splice
+from .doc_lines import BlockLines
 from .edit_span import DocEdits
 from .ident_counts import updated
 from .languages import LanguageSpec
@@ -302,7 +303,7 @@ class _State:
     """What the next version of a document is diffed against."""
 
     source: bytes
-    lines: list[str]
+    lines: Sequence[str]  # a BlockLines (patched per edit) or split_lines' list
     recs: list[_NodeRec]
     ident_counts: Mapping[str, int]  # identifier -> how many nodes use it (`ident_counts`)
     analysis: Analysis  # of this version
@@ -495,7 +496,7 @@ def _full_steps(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[
     levels = outline_levels(result.items)
     if slice_s is not None:
         yield
-    state = _State(source, lines, recs, counts, result, _positions(recs), levels,
+    state = _State(source, BlockLines.of(lines), recs, counts, result, _positions(recs), levels,
                    sum(it.tokens for it in result.items),
                    any(r.chunk.package is not None for r in recs),
                    errors=tuple(i for i, r in enumerate(recs) if r.chunk.has_error))
@@ -675,8 +676,9 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
 
 
 def _patch_lines(state: _State, text: str, source: bytes, p: int, s: int, row_p: int,
-                 row_old_end: int) -> tuple[list[str], int] | None:
-    """The new version's lines and how many rows the edit added."""
+                 row_old_end: int) -> tuple[Sequence[str], int] | None:
+    """The new version's lines and how many rows the edit added (the last version's
+    lines patched block by block, `doc_lines.BlockLines`)."""
     old = state.source
     if b"\r" not in source and b"\r" not in old:
         row_new_end = row_p + source.count(b"\n", p, len(source) - s)
@@ -686,7 +688,10 @@ def _patch_lines(state: _State, text: str, source: bytes, p: int, s: int, row_p:
             "utf-8", "surrogatepass").split("\n")
         if len(middle) != row_new_end - row_p + 1:
             return None
-        lines = state.lines[:row_p] + middle + state.lines[row_old_end + 1:]
+        old_lines = state.lines
+        if not isinstance(old_lines, BlockLines):
+            old_lines = BlockLines.of(old_lines)  # once per document
+        lines = old_lines.patched(row_p, row_old_end, middle)
         delta_rows = row_new_end - row_old_end
     else:
         lines = split_lines(text)
@@ -739,7 +744,7 @@ def _analyze_region(spec: LanguageSpec, state: _State, text: str, source: bytes,
 REGION_TRIES = 4  # region parses per request before the whole tree is reparsed
 
 
-def _parse_region(state: _State, source: bytes, lines: list[str], region: RegionParser,
+def _parse_region(state: _State, source: bytes, lines: Sequence[str], region: RegionParser,
                   n_before: int, first_after: int, delta: int, delta_rows: int
                   ) -> tuple[Tree, bool, bool] | None:
     """The parse of old nodes n_before - 1 .. first_after (shifted), and whether each
@@ -777,7 +782,7 @@ def _unchanged(node: Node, start: int, end: int) -> bool:
 
 
 def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
-               lines: list[str], mid_nodes: Sequence[Node], n_before: int, first_after: int,
+               lines: Sequence[str], mid_nodes: Sequence[Node], n_before: int, first_after: int,
                delta: int, delta_rows: int) -> tuple[Analysis, _State]:
     """The nodes before the edit kept, `mid_nodes` (of `tree`) extracted, the nodes
     from `first_after` on shifted by `delta` bytes and `delta_rows` rows."""
@@ -812,7 +817,7 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
     return result, new_state
 
 
-def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
+def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[str],
             new_recs: list[_NodeRec], counts: Mapping[str, int], n_before: int,
             first_after: int, n_mid: int, dr: int) -> tuple[Analysis, _State]:
     """The new analysis from the old one: the items (imports, top-level starts, usages,
@@ -1033,10 +1038,10 @@ def syntax_errors(state_key: Hashable, source: bytes) -> int | None:
     return len(state.errors)
 
 
-def analyzed_lines(state_key: Hashable, source: bytes) -> list[str] | None:
+def analyzed_lines(state_key: Hashable, source: bytes) -> Sequence[str] | None:
     """`split_lines` of the text whose UTF-8 is `source`, when that is the document's
     last analyzed version (the analysis keeps them; splitting a big text again costs
-    milliseconds per request). The list must not be changed."""
+    milliseconds per request). Read-only."""
     with _LOCK:
         state = _STATES.get(state_key)
     return state.lines if state is not None and state.source is source else None
