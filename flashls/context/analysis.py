@@ -29,6 +29,7 @@ from .edit_span import DocEdits
 from .ident_counts import updated
 from .languages import LanguageSpec
 from .memo import line_identifiers
+from .moved_items import pieces_of, spliced
 from .outline import Item, build_items, outline_levels, remember_levels
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
@@ -859,19 +860,10 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[st
     for new_at, old_at, d in zip(at, state.at, (di, dm, dt, du)):
         tail = old_at[first_after + 1:]
         new_at.extend([x + d for x in tail] if d else tail)
-    new = tuple.__new__
     old_items = old.items
-    if dr and not di:  # an Enter: every following item moves, none changes its parent
-        tail_items = tuple([new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
-                                       x[7], x[8], x[9])) for x in old_items[ia_f:]])
-    elif dr or di:
-        tail_items = tuple(
-            x if x[7] == -1 and not dr else
-            new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
-                       x[7] + di if x[7] != -1 else -1, x[8], x[9]))
-            for x in old_items[ia_f:])
-    else:
-        tail_items = old_items[ia_f:]
+    # the following items move by dr rows (their parents by di items): lazily, as runs
+    # of the last version's items (`moved_items.MovedItems`), not one new Item each
+    tail_items = pieces_of(old_items, ia_f, len(old_items), dr, di)
     if dr:
         tail_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + dr, i.end + dr)
                              for i in old.imports[im_f:])
@@ -881,7 +873,7 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[st
         tail_imports = old.imports[im_f:]
         tail_tops = old.top_starts[it_f:]
         tail_usages = old.usages[iu_f:]
-    items = old_items[:ib] + tuple(mid_items) + tail_items
+    items = spliced(pieces_of(old_items, 0, ib), tuple(mid_items), tail_items)
     note_splice(old_items, items, ib, len(old_items) - ia_f)  # the ranking's demand
     imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
     top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
