@@ -93,7 +93,6 @@ def test_enter_and_backspace_at_random_rows_equal_a_fresh_analysis(keys, path):
     uri = "file:///w/moved.py"
     pdoc = ParsedDocument.open(Document(uri, TEXT, "python", 1), uri)
     local_parse.current_analysis(pdoc)
-    lazy = 0
     for where, what in keys:
         doc = pdoc.doc
         row = int(where * (doc.line_count - 1))
@@ -107,7 +106,6 @@ def test_enter_and_backspace_at_random_rows_equal_a_fresh_analysis(keys, path):
             pdoc.apply_change((row, len(line)), (row, len(line)), "x")
         doc.version += 1
         got = local_parse.current_analysis(pdoc.snapshot())
-        lazy += isinstance(got.items, MovedItems)
         fresh_uri = "file:///w/fresh.py"
         fresh = ParsedDocument.open(Document(fresh_uri, doc.text, "python", 1), fresh_uri)
         want = analysis._analyze_tree(fresh.spec, fresh.doc.text, fresh.tree())
@@ -116,5 +114,19 @@ def test_enter_and_backspace_at_random_rows_equal_a_fresh_analysis(keys, path):
             assert moved_items.item_starts(got.items) == [x.start for x in want.items]
             assert (got.imports, got.top_starts, got.usages) == \
                 (want.imports, want.top_starts, want.usages)
-    if all(what == "enter" for _, what in keys):
-        assert lazy  # Enters keep the following items as moved runs
+
+
+def test_an_enter_moves_the_following_items_lazily_and_reads_stay_the_same_objects(path):
+    uri = "file:///w/moved.py"
+    pdoc = ParsedDocument.open(Document(uri, TEXT, "python", 1), uri)
+    before = local_parse.current_analysis(pdoc).items
+    row = TEXT.split("\n").index("def f3(v):") + 1
+    for _ in range(3):
+        line = pdoc.doc.line_text(row)
+        pdoc.apply_change((row, len(line)), (row, len(line)), "\n    ")
+        pdoc.doc.version += 1
+        row += 1
+    got = local_parse.current_analysis(pdoc.snapshot()).items
+    assert isinstance(got, MovedItems) and not isinstance(got, tuple)
+    assert got[-1] is got[-1] and got[-1].start == before[-1].start + 3
+    assert got._flat is None  # nothing iterated it

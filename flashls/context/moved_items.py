@@ -61,7 +61,7 @@ class MovedItems(Sequence):
     first lines without building them (what the per-keystroke anchor lookup reads).
     """
 
-    __slots__ = ("_pieces", "_ends", "_flat", "_starts")
+    __slots__ = ("_pieces", "_ends", "_flat", "_starts", "_read")
 
     def __init__(self, pieces: Sequence[tuple[tuple, int, int, int, int]]):
         """pieces: (source tuple, lo, hi, dr, di): source[lo:hi], moved by (dr, di)."""
@@ -83,6 +83,7 @@ class MovedItems(Sequence):
         self._ends = ends
         self._flat: tuple | None = None
         self._starts: list[int] | None = None
+        self._read: dict[int, object] = {}  # index -> the item moved, once read
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -131,15 +132,20 @@ class MovedItems(Sequence):
             if step != 1:
                 return self.flat()[index]
             return MovedItems(self.pieces(start, stop)).flat() if start < stop else ()
+        item = self._read.get(index)
+        if item is not None:  # the outline and the ranking read their items repeatedly
+            return item
         n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
+        at = index + n if index < 0 else index
+        if not 0 <= at < n:
             raise IndexError(index)
-        k = bisect_right(self._ends, index)
+        k = bisect_right(self._ends, at)
         src, lo, _, dr, di = self._pieces[k]
-        item = src[lo + index - (self._ends[k - 1] if k else 0)]
-        return moved(item, dr, di) if dr or di else item
+        item = src[lo + at - (self._ends[k - 1] if k else 0)]
+        if dr or di:
+            item = moved(item, dr, di)
+        self._read[index] = item
+        return item
 
     def __iter__(self):
         return iter(self.flat())
