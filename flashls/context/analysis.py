@@ -873,7 +873,7 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[st
         tail_imports = old.imports[im_f:]
         tail_tops = old.top_starts[it_f:]
         tail_usages = old.usages[iu_f:]
-    items = spliced(pieces_of(old_items, 0, ib), tuple(mid_items), tail_items)
+    items = spliced(pieces_of(old_items, 0, ib), tuple(mid_items), tail_items, bool(dr))
     note_splice(old_items, items, ib, len(old_items) - ia_f)  # the ranking's demand
     imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
     top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops

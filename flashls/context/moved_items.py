@@ -171,12 +171,16 @@ def pieces_of(items: Sequence, lo: int, hi: int, dr: int = 0, di: int = 0) -> li
     return [(items, lo, hi, dr, di)] if hi > lo else []
 
 
-def spliced(head: list, mid: tuple, tail: list):
-    """The items of `head` pieces, the new `mid` items and `tail` pieces: a MovedItems,
-    or a plain tuple when nothing is moved lazily or the runs grew too many."""
+def spliced(head: list, mid: tuple, tail: list, moving: bool = True):
+    """The items of `head` pieces, the new `mid` items and `tail` pieces: a MovedItems
+    while edits move items (Enter, a paste), else a plain tuple. Reading a MovedItems
+    costs a Python call per item (the outline and the ranking read hundreds per
+    request), so an edit that moves nothing (typing) builds the tuple, once after the
+    last move; so do too many runs."""
     pieces = head + ([(mid, 0, len(mid), 0, 0)] if mid else []) + tail
     result = MovedItems(pieces)
-    if len(result._pieces) > MAX_PIECES or not any(p[3] or p[4] for p in result._pieces):
+    if not moving or len(result._pieces) > MAX_PIECES or \
+            not any(p[3] or p[4] for p in result._pieces):
         return result.flat()
     return result
 
