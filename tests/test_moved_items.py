@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from flashls.context import analysis, doc_lines, local_parse, moved_items, syntax
 from flashls.context.document import Document
-from flashls.context.moved_items import MovedItems, moved, pieces_of, spliced
+from flashls.context.moved_items import MovedItems, MovedUsages, moved, pieces_of, spliced
 from flashls.context.outline import Item
 from flashls.context.syntax import ParsedDocument
 
@@ -126,7 +126,13 @@ def test_an_enter_moves_the_following_items_lazily_and_reads_stay_the_same_objec
         pdoc.apply_change((row, len(line)), (row, len(line)), "\n    ")
         pdoc.doc.version += 1
         row += 1
-    got = local_parse.current_analysis(pdoc.snapshot()).items
+    now = local_parse.current_analysis(pdoc.snapshot())
+    got = now.items
     assert isinstance(got, MovedItems) and not isinstance(got, tuple)
+    assert isinstance(now.usages, MovedUsages) and now.usages._flat is None
+    fresh_uri = "file:///w/fresh.py"
+    fresh = ParsedDocument.open(Document(fresh_uri, pdoc.doc.text, "python", 1), fresh_uri)
+    want = analysis._analyze_tree(fresh.spec, fresh.doc.text, fresh.tree())
+    assert now.usages == want.usages and now.usages[-1] == want.usages[-1]
     assert got[-1] is got[-1] and got[-1].start == before[-1].start + 3
     assert got._flat is None  # nothing iterated it

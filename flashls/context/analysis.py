@@ -29,7 +29,7 @@ from .edit_span import DocEdits
 from .ident_counts import updated
 from .languages import LanguageSpec
 from .memo import line_identifiers
-from .moved_items import pieces_of, spliced
+from .moved_items import MovedUsages, pieces_of, spliced
 from .outline import Item, build_items, outline_levels, remember_levels
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
@@ -868,16 +868,17 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[st
         tail_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + dr, i.end + dr)
                              for i in old.imports[im_f:])
         tail_tops = tuple([x + dr for x in old.top_starts[it_f:]])
-        tail_usages = tuple([(f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:]])
+        tail_usages = pieces_of(old.usages, iu_f, len(old.usages), dr)  # lazily too
     else:
         tail_imports = old.imports[im_f:]
         tail_tops = old.top_starts[it_f:]
-        tail_usages = old.usages[iu_f:]
+        tail_usages = pieces_of(old.usages, iu_f, len(old.usages))
     items = spliced(pieces_of(old_items, 0, ib), tuple(mid_items), tail_items, bool(dr))
     note_splice(old_items, items, ib, len(old_items) - ia_f)  # the ranking's demand
     imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
     top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
-    usages = old.usages[:ub] + tuple(mid_usages) + tail_usages
+    usages = spliced(pieces_of(old.usages, 0, ub), tuple(mid_usages), tail_usages, bool(dr),
+                     MovedUsages)
     package = None
     packaged = False  # some node declares a package (Go, Java): look at every node
     if state.packaged or any(rec.chunk.package is not None
