@@ -17,7 +17,7 @@ BASE = "def a(x):\n    return x\n\nprint(a(1))\néé = 2\n"
 
 # (where 0..1, how many characters to remove, text to insert)
 edit = st.tuples(st.floats(0, 1), st.integers(0, 12),
-                 st.sampled_from(["", "x", "\n", "\n    ", "é", "ab\ncd\n", "\r\n", "\t"]))
+                 st.sampled_from(["", "x", "\n", "\n    ", "é", "ab\ncd\n", "\r\n", "\t", "\r"]))
 
 
 def _rows(data: bytes, offset: int) -> int:
@@ -48,9 +48,10 @@ def test_the_composed_span_covers_every_difference_with_its_rows(edits, back):
     assert span.holds(old, new)
     assert old[:span.start] == new[:span.start]
     assert old[span.old_end:] == new[span.new_end:]
-    assert span.start_row == _rows(old, span.start) == _rows(new, span.start)
-    assert span.old_end_row == _rows(old, span.old_end)
-    assert span.new_end_row == _rows(new, span.new_end)
+    if b"\r" not in old + new:  # (a lone "\r" ends a document line, not a row)
+        assert span.start_row == _rows(old, span.start) == _rows(new, span.start)
+        assert span.old_end_row == _rows(old, span.old_end)
+        assert span.new_end_row == _rows(new, span.new_end)
 
 
 def test_a_log_that_does_not_reach_back_gives_none_and_a_wrong_span_does_not_hold():
@@ -88,10 +89,6 @@ def path(request, monkeypatch):
     analysis.clear()
 
 
-def _compared(*args):
-    raise AssertionError("the bytes were compared: the edit log was not used")
-
-
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(edit, min_size=1, max_size=10), every=st.integers(1, 4))
@@ -104,7 +101,11 @@ def test_an_analysis_from_the_edit_log_equals_a_fresh_one(edits, every, path, mo
     analysis.clear()
     pdoc = ParsedDocument.open(Document(uri, text, "python", 1), uri)
     local_parse.current_analysis(pdoc)
-    monkeypatch.setattr(analysis, "_common_prefix", _compared)
+    compared: list[int] = []
+    real = analysis._common_prefix
+    monkeypatch.setattr(analysis, "_common_prefix",
+                        lambda a, b: compared.append(1) or real(a, b))
+    last_text = text
     for k, (where, remove, insert) in enumerate(edits):
         doc = pdoc.doc
         start = int(where * len(doc.text))
@@ -114,10 +115,17 @@ def test_an_analysis_from_the_edit_log_equals_a_fresh_one(edits, every, path, mo
         if (k + 1) % every and k != len(edits) - 1:
             continue
         got = local_parse.current_analysis(pdoc.snapshot())
+        if "\r" not in last_text + doc.text:  # (with one, the rows are counted)
+            assert not compared, "the bytes were compared: the edit log was not used"
+        compared.clear()
+        last_text = doc.text
         fresh_uri = "file:///w/fresh.py"
         fresh = ParsedDocument.open(Document(fresh_uri, doc.text, "python", 1), fresh_uri)
         want = analysis._analyze_tree(fresh.spec, fresh.doc.text, fresh.tree())
-        if not local_parse.provisional(pdoc):
+        # a lone "\r" ends a line for `split_lines` but not a tree-sitter row: such a
+        # file's analysis is not consistent even fresh (main at 886cdaa too)
+        lone_cr = "\r" in doc.text.replace("\r\n", "")
+        if not local_parse.provisional(pdoc) and not lone_cr:
             assert (got.items, got.imports, got.top_starts, got.usages) == \
                 (want.items, want.imports, want.top_starts, want.usages)
         assert list(got.lines) == list(want.lines)

@@ -457,7 +457,10 @@ def _edited_span(state: _State, source: bytes, edits: DocEdits | None
     to the state's version (`edit_span`), else by comparing the bytes."""
     old = state.source
     span = edits.since(state.serial) if edits is not None and state.serial else None
-    if span is not None and span.holds(old, source):
+    # the log's rows are the document's lines, which a lone "\r" also ends (tree-sitter
+    # rows count "\n" only); memchr over the bytes is cheap next to counting them
+    if span is not None and b"\r" not in source and b"\r" not in old and \
+            span.holds(old, source):
         return span.start, span.old_end, span.start_row, span.old_end_row
     p = _common_prefix(old, source)
     s = _common_suffix(old, source, min(len(old), len(source)) - p)

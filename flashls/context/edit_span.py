@@ -20,7 +20,8 @@ from .document import ByteEdit, Document
 @dataclass(frozen=True)
 class EditSpan:
     """Old bytes start..old_end became new bytes start..new_end; rows likewise (the
-    rows of those byte offsets in the old and the new text)."""
+    document's lines of those byte offsets in the old and the new text: tree-sitter's
+    rows when the text holds no "\r", which LSP also counts as a line end)."""
 
     start: int
     old_end: int
