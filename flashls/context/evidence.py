@@ -28,9 +28,9 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .evidence_c import anchor_items
-from .moved_items import item_starts
 from .evidence_java import declared_receivers, receiver_dialect
 from .memo import LINE_MEMO_SIZE, line_identifiers
+from .moved_items import item_starts
 
 # `q.name` pairs, overlapping (`h.Store.NextID` gives (h, Store) and (Store, NextID)),
 # and `).name` / `].name` with no qualifier
