@@ -24,9 +24,12 @@ from cachetools import LRUCache
 from tree_sitter import Node, Parser, Tree
 
 from .bigfile_fastpath import note_splice
+from .doc_lines import BlockLines
+from .edit_span import DocEdits
 from .ident_counts import updated
 from .languages import LanguageSpec
 from .memo import line_identifiers
+from .moved_items import MovedUsages, pieces_of, spliced
 from .outline import Item, build_items, outline_levels, remember_levels
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
@@ -301,7 +304,7 @@ class _State:
     """What the next version of a document is diffed against."""
 
     source: bytes
-    lines: list[str]
+    lines: Sequence[str]  # a BlockLines (patched per edit) or split_lines' list
     recs: list[_NodeRec]
     ident_counts: Mapping[str, int]  # identifier -> how many nodes use it (`ident_counts`)
     analysis: Analysis  # of this version
@@ -322,6 +325,7 @@ class _State:
     rec_from: int = 0
     rec_shift: tuple[int, int] = (0, 0)
     root_error: bool = False  # the whole parse failed at its root (`note_root`)
+    serial: int = 0  # the document version's number (`Document.serial`), 0: unknown
 
 
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
@@ -414,16 +418,17 @@ def _assemble_steps(spec: LanguageSpec, lines: list[str], recs: list[_NodeRec],
 
 
 def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
-                  state_key: Hashable | None = None, source: bytes | None = None
-                  ) -> Analysis:
+                  state_key: Hashable | None = None, source: bytes | None = None,
+                  edits: DocEdits | None = None) -> Analysis:
     if source is None:
         source = text.encode("utf-8", "surrogatepass")
     state = _STATES.get(state_key) if state_key is not None else None
     if state is not None:
-        done = _analyze_incremental(spec, state, text, source, tree)
+        done = _analyze_incremental(spec, state, text, source, tree, edits=edits)
         if done is not None:
             analysis, new_state = done
             new_state.root_error = tree.root_node.is_error
+            _noted(new_state, edits)
             _STATES[state_key] = new_state
             return analysis
     lines = split_lines(text)
@@ -431,7 +436,37 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
             if (r := _chunk_rec(spec, tree, source, lines, node)) is not None]
     result = _full(spec, source, lines, recs, state_key)
     note_root(state_key, tree)
+    with _LOCK:
+        state = _STATES.get(state_key) if state_key is not None else None
+    if state is not None and state.source is source:
+        _noted(state, edits)
     return result
+
+
+def _noted(state: _State, edits: DocEdits | None) -> _State:
+    """`state` with the serial of the document version it is of, when known."""
+    if edits is not None:
+        state.serial = edits.serial
+    return state
+
+
+def _edited_span(state: _State, source: bytes, edits: DocEdits | None
+                 ) -> tuple[int, int, int, int]:
+    """(first changed byte, end of the changed old bytes, their rows) between the
+    state's version and `source`: from the document's edit log when it reaches back
+    to the state's version (`edit_span`), else by comparing the bytes."""
+    old = state.source
+    span = edits.since(state.serial) if edits is not None and state.serial else None
+    # the log's rows are the document's lines, which a lone "\r" also ends (tree-sitter
+    # rows count "\n" only); memchr over the bytes is cheap next to counting them
+    if span is not None and b"\r" not in source and b"\r" not in old and \
+            span.holds(old, source):
+        return span.start, span.old_end, span.start_row, span.old_end_row
+    p = _common_prefix(old, source)
+    s = _common_suffix(old, source, min(len(old), len(source)) - p)
+    old_end = len(old) - s
+    row_p = old.count(b"\n", 0, p)
+    return p, old_end, row_p, row_p + old.count(b"\n", p, old_end)
 
 
 def note_root(state_key: Hashable | None, tree: Tree) -> None:
@@ -465,7 +500,7 @@ def _full_steps(spec: LanguageSpec, source: bytes, lines: list[str], recs: list[
     levels = outline_levels(result.items)
     if slice_s is not None:
         yield
-    state = _State(source, lines, recs, counts, result, _positions(recs), levels,
+    state = _State(source, BlockLines.of(lines), recs, counts, result, _positions(recs), levels,
                    sum(it.tokens for it in result.items),
                    any(r.chunk.package is not None for r in recs),
                    errors=tuple(i for i, r in enumerate(recs) if r.chunk.has_error))
@@ -588,7 +623,8 @@ def _first_index(state: _State, value: int, field_index: int, right: bool) -> in
 
 
 def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: bytes,
-                         tree: Tree | None, region: RegionParser | None = None
+                         tree: Tree | None, region: RegionParser | None = None,
+                         edits: DocEdits | None = None
                          ) -> tuple[Analysis, _State] | None:
     """Re-analyze only the top-level nodes an edit touched: nodes before the first
     changed byte are kept, nodes after the last one are kept and shifted. Returns None
@@ -603,13 +639,10 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
     old = state.source
     if old == source:
         return state.analysis, state
-    p = _common_prefix(old, source)
-    s = _common_suffix(old, source, min(len(old), len(source)) - p)
+    p, old_end, row_p, row_old_end = _edited_span(state, source, edits)
+    s = len(old) - old_end
     delta = len(source) - len(old)
-    old_end = len(old) - s
     n_recs = len(state.recs)
-    row_p = old.count(b"\n", 0, p)
-    row_old_end = row_p + old.count(b"\n", p, old_end)
     # kept: nodes ending before byte p and its line; nodes starting after the change,
     # its line and the comment lines a node's rendering may read above it
     n_before = _first_index(state, p, 4, False)
@@ -647,8 +680,9 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
 
 
 def _patch_lines(state: _State, text: str, source: bytes, p: int, s: int, row_p: int,
-                 row_old_end: int) -> tuple[list[str], int] | None:
-    """The new version's lines and how many rows the edit added."""
+                 row_old_end: int) -> tuple[Sequence[str], int] | None:
+    """The new version's lines and how many rows the edit added (the last version's
+    lines patched block by block, `doc_lines.BlockLines`)."""
     old = state.source
     if b"\r" not in source and b"\r" not in old:
         row_new_end = row_p + source.count(b"\n", p, len(source) - s)
@@ -658,7 +692,10 @@ def _patch_lines(state: _State, text: str, source: bytes, p: int, s: int, row_p:
             "utf-8", "surrogatepass").split("\n")
         if len(middle) != row_new_end - row_p + 1:
             return None
-        lines = state.lines[:row_p] + middle + state.lines[row_old_end + 1:]
+        old_lines = state.lines
+        if not isinstance(old_lines, BlockLines):
+            old_lines = BlockLines.of(old_lines)  # once per document
+        lines = old_lines.patched(row_p, row_old_end, middle)
         delta_rows = row_new_end - row_old_end
     else:
         lines = split_lines(text)
@@ -711,7 +748,7 @@ def _analyze_region(spec: LanguageSpec, state: _State, text: str, source: bytes,
 REGION_TRIES = 4  # region parses per request before the whole tree is reparsed
 
 
-def _parse_region(state: _State, source: bytes, lines: list[str], region: RegionParser,
+def _parse_region(state: _State, source: bytes, lines: Sequence[str], region: RegionParser,
                   n_before: int, first_after: int, delta: int, delta_rows: int
                   ) -> tuple[Tree, bool, bool] | None:
     """The parse of old nodes n_before - 1 .. first_after (shifted), and whether each
@@ -749,7 +786,7 @@ def _unchanged(node: Node, start: int, end: int) -> bool:
 
 
 def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
-               lines: list[str], mid_nodes: Sequence[Node], n_before: int, first_after: int,
+               lines: Sequence[str], mid_nodes: Sequence[Node], n_before: int, first_after: int,
                delta: int, delta_rows: int) -> tuple[Analysis, _State]:
     """The nodes before the edit kept, `mid_nodes` (of `tree`) extracted, the nodes
     from `first_after` on shifted by `delta` bytes and `delta_rows` rows."""
@@ -784,7 +821,7 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
     return result, new_state
 
 
-def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
+def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[str],
             new_recs: list[_NodeRec], counts: Mapping[str, int], n_before: int,
             first_after: int, n_mid: int, dr: int) -> tuple[Analysis, _State]:
     """The new analysis from the old one: the items (imports, top-level starts, usages,
@@ -826,33 +863,25 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
     for new_at, old_at, d in zip(at, state.at, (di, dm, dt, du)):
         tail = old_at[first_after + 1:]
         new_at.extend([x + d for x in tail] if d else tail)
-    new = tuple.__new__
     old_items = old.items
-    if dr and not di:  # an Enter: every following item moves, none changes its parent
-        tail_items = tuple([new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
-                                       x[7], x[8], x[9])) for x in old_items[ia_f:]])
-    elif dr or di:
-        tail_items = tuple(
-            x if x[7] == -1 and not dr else
-            new(Item, (x[0], x[1], x[2], x[3] + dr, x[4] + dr, x[5], x[6],
-                       x[7] + di if x[7] != -1 else -1, x[8], x[9]))
-            for x in old_items[ia_f:])
-    else:
-        tail_items = old_items[ia_f:]
+    # the following items move by dr rows (their parents by di items): lazily, as runs
+    # of the last version's items (`moved_items.MovedItems`), not one new Item each
+    tail_items = pieces_of(old_items, ia_f, len(old_items), dr, di)
     if dr:
         tail_imports = tuple(ImportRef(i.kind, i.path, i.names, i.start + dr, i.end + dr)
                              for i in old.imports[im_f:])
         tail_tops = tuple([x + dr for x in old.top_starts[it_f:]])
-        tail_usages = tuple([(f + dr, l + dr, s, i) for f, l, s, i in old.usages[iu_f:]])
+        tail_usages = pieces_of(old.usages, iu_f, len(old.usages), dr)  # lazily too
     else:
         tail_imports = old.imports[im_f:]
         tail_tops = old.top_starts[it_f:]
-        tail_usages = old.usages[iu_f:]
-    items = old_items[:ib] + tuple(mid_items) + tail_items
+        tail_usages = pieces_of(old.usages, iu_f, len(old.usages))
+    items = spliced(pieces_of(old_items, 0, ib), tuple(mid_items), tail_items, bool(dr))
     note_splice(old_items, items, ib, len(old_items) - ia_f)  # the ranking's demand
     imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
     top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
-    usages = old.usages[:ub] + tuple(mid_usages) + tail_usages
+    usages = spliced(pieces_of(old.usages, 0, ub), tuple(mid_usages), tail_usages, bool(dr),
+                     MovedUsages)
     package = None
     packaged = False  # some node declares a package (Go, Java): look at every node
     if state.packaged or any(rec.chunk.package is not None
@@ -901,7 +930,7 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: list[str],
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,
             current: bool = False, state_key: Hashable | None = None,
-            source: bytes | None = None) -> Analysis:
+            source: bytes | None = None, edits: DocEdits | None = None) -> Analysis:
     """Outline items, imports and package of `text`, computed once per `key`.
     `state_key` names a document whose versions follow each other (edits): the next
     version is then analyzed by diffing against the previous one. `source`: `text`
@@ -916,7 +945,7 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
         source = text.encode("utf-8", "surrogatepass")
     if tree is None:
         tree = _parse(spec, source)
-    result = _analyze_tree(spec, text, tree, state_key, source)
+    result = _analyze_tree(spec, text, tree, state_key, source, edits)
     with _LOCK:
         cache[full_key] = result
     return result
@@ -961,7 +990,8 @@ def _node_recs_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: list[
 
 
 def analyze_region(spec: LanguageSpec, text: str, key: Hashable, state_key: Hashable,
-                   source: bytes, region: RegionParser) -> Analysis | None:
+                   source: bytes, region: RegionParser, edits: DocEdits | None = None
+                   ) -> Analysis | None:
     """`analyze(..., current=True, state_key=...)` without the document's whole tree:
     the edit since the last analyzed version is parsed on its own (`region`). None
     when that cannot stand for the whole file's parse (the caller parses it all)."""
@@ -973,10 +1003,11 @@ def analyze_region(spec: LanguageSpec, text: str, key: Hashable, state_key: Hash
         return hit
     if state is None:
         return None
-    done = _analyze_incremental(spec, state, text, source, None, region)
+    done = _analyze_incremental(spec, state, text, source, None, region, edits)
     if done is None:
         return None
     result, new_state = done
+    _noted(new_state, edits)
     with _LOCK:
         _STATES[state_key] = new_state
         if not new_state.provisional:  # the whole tree's analysis replaces it
@@ -1003,10 +1034,10 @@ def syntax_errors(state_key: Hashable, source: bytes) -> int | None:
     return len(state.errors)
 
 
-def analyzed_lines(state_key: Hashable, source: bytes) -> list[str] | None:
+def analyzed_lines(state_key: Hashable, source: bytes) -> Sequence[str] | None:
     """`split_lines` of the text whose UTF-8 is `source`, when that is the document's
     last analyzed version (the analysis keeps them; splitting a big text again costs
-    milliseconds per request). The list must not be changed."""
+    milliseconds per request). Read-only."""
     with _LOCK:
         state = _STATES.get(state_key)
     return state.lines if state is not None and state.source is source else None

@@ -28,9 +28,11 @@ _TABLES_PENDING: set[Hashable] = set()
 
 
 def document_key(pdoc: ParsedDocument) -> Hashable:
-    """The cache key of a document version's analysis."""
-    text = pdoc.doc.text
-    return (pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
+    """The cache key of a document version's analysis. The text's serial names its
+    content (a new one per change, `Document.serial`): hashing 2 MB cost 1-2.5 ms
+    per keystroke."""
+    doc = pdoc.doc
+    return (doc.uri, doc.version, len(doc.text), doc.serial)
 
 
 def analysis_ready(pdoc: ParsedDocument) -> bool:

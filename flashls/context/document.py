@@ -35,6 +35,10 @@ def scrub(text: str) -> str:
 
 
 MARK_CHARS = 1 << 15  # spacing of `Document.byte_at`'s checkpoints
+EDITS_KEPT = 32  # edits a document remembers (`Document.edits`, `edit_span.since`)
+# every text a Document gets draws a new number: (uri, serial) names the content
+# without hashing it (2 MB per keystroke), copies share it
+_SERIALS = itertools.count(1)
 MAX_SENDABLE_CHARS = 5_000_000  # larger documents are tracked but never sent
 
 
@@ -98,8 +102,15 @@ class Document:
     # (string offset, byte offset) every MARK_CHARS or so: `byte_at` encodes from the
     # nearest one instead of from the start of a non-ASCII text
     _marks: list[tuple[int, int]] | None = field(default=None, repr=False)
+    # this text's number (new on every change, shared by copies: see `_SERIALS`)
+    serial: int = field(default=0, repr=False, compare=False)
+    # the last edits, oldest first: (serial before, serial after, ByteEdit); a state
+    # computed from an earlier version finds what changed since (`edit_span.since`)
+    edits: tuple[tuple[int, int, ByteEdit], ...] = field(default=(), repr=False,
+                                                          compare=False)
 
     def __post_init__(self) -> None:
+        self.serial = next(_SERIALS)
         text = self.text
         if not text.isascii():
             try:  # the usual case, and the bytes are wanted anyway
@@ -255,9 +266,12 @@ class Document:
         text = scrub(text)
         old_end = (len(self.starts) - 1, self.point_at(len(self.text))[1])
         old_bytes = len(self.source_bytes)
+        before = self.serial
         self._set_text(text)
-        return ByteEdit(0, old_bytes, len(self.source_bytes), (0, 0), old_end,
+        edit = ByteEdit(0, old_bytes, len(self.source_bytes), (0, 0), old_end,
                         self.point_at(len(text)))
+        self._note_edit(before, edit)
+        return edit
 
     def apply_change(self, start: tuple[int, int], end: tuple[int, int],
                      new_text: str) -> ByteEdit:
@@ -274,6 +288,7 @@ class Document:
         old_bytes = self._bytes
         marks = self._shifted_marks(s, e, len(new_text), len(encoded) - (old_end_byte - start_byte))
         binary = self._binary if self._binary is False and "\x00" not in new_text else None
+        before = self.serial
         self._set_text(self.text[:s] + new_text + self.text[e:])
         self._binary = binary
         self._marks = marks
@@ -282,8 +297,15 @@ class Document:
             self._bytes = old_bytes[:start_byte] + encoded + old_bytes[old_end_byte:]
         new_end = s + len(new_text)
         new_end_byte = start_byte + len(encoded)
-        return ByteEdit(start_byte, old_end_byte, new_end_byte,
+        edit = ByteEdit(start_byte, old_end_byte, new_end_byte,
                         start_point, old_end_point, self.point_at(new_end))
+        self._note_edit(before, edit)
+        return edit
+
+    def _note_edit(self, before: int, edit: ByteEdit) -> None:
+        """Remember the edit that took the text from serial `before` to this one (a new
+        tuple: copies made earlier keep theirs)."""
+        self.edits = (self.edits + ((before, self.serial, edit),))[-EDITS_KEPT:]
 
     def _shifted_marks(self, s: int, e: int, new_chars: int, byte_delta: int):
         """The `byte_at` checkpoints after replacing s..e: kept before the edit, dropped
@@ -333,6 +355,7 @@ class Document:
 
     def _set_text(self, text: str) -> None:
         self.text = text
+        self.serial = next(_SERIALS)
         self._starts = None
         self._shift = 0
         self._shift_from = 0

@@ -30,6 +30,7 @@ from typing import Iterable, Sequence
 from .evidence_c import anchor_items
 from .evidence_java import declared_receivers, receiver_dialect
 from .memo import LINE_MEMO_SIZE, line_identifiers
+from .moved_items import item_starts
 
 # `q.name` pairs, overlapping (`h.Store.NextID` gives (h, Store) and (Store, NextID)),
 # and `).name` / `].name` with no qualifier
@@ -218,7 +219,7 @@ def anchor_range(items: Sequence, cursor_line: int, lines: Sequence[str] = ()
     indent = _indent(lines[cursor_line]) if cursor_line < len(lines) else 0
     best = (cursor_line, cursor_line)
     best_level = -1
-    starts = [it.start for it in items]
+    starts = item_starts(items)  # warm: moved items' first lines, not the items built
     at = bisect.bisect_right(starts, cursor_line)
     # items are in file order; containers precede their members
     for k in range(at - 1, -1, -1):

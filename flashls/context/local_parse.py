@@ -22,6 +22,7 @@ from .analysis import (Analysis, analyze, analyze_region, analyzed_lines, has_pr
                        syntax_errors)
 from .background import analysis_ready, document_key
 from .doc_lines import DocumentLines
+from .edit_span import DocEdits
 from .syntax import ParsedDocument
 
 # a region larger than this (edits spread over the file, or a node swallowing much of
@@ -75,7 +76,7 @@ def current_analysis(pdoc: ParsedDocument) -> Analysis | None:
     if pdoc.region_pending():
         source = doc.source_bytes
         result = analyze_region(spec, doc.text, key, doc.uri, source,
-                                _region_parser(pdoc, source))
+                                _region_parser(pdoc, source), DocEdits(doc))
         if result is not None:
             region = pdoc.syntax.region
             if region is not None and region.source is source:
@@ -85,7 +86,7 @@ def current_analysis(pdoc: ParsedDocument) -> Analysis | None:
     if tree is None:
         return None
     return analyze(spec, doc.text, key, tree=tree, current=True, state_key=doc.uri,
-                   source=doc.source_bytes)
+                   source=doc.source_bytes, edits=DocEdits(doc))
 
 
 def provisional(pdoc: ParsedDocument) -> bool:

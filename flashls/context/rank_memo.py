@@ -46,6 +46,7 @@ from .bigfile_fastpath import splice_ends, typed_anchor
 from .evidence import anchor_range
 from .evidence_c import NAMESPACE_KINDS, anchor_items, unanchored_key
 from .memo import line_identifiers
+from .moved_items import item_starts
 from .neighbors import NeighborFile
 from .outline import CONTAINER_KINDS, Item
 
@@ -88,7 +89,7 @@ def _starts(items: Sequence[Item]) -> list[int]:
     hit = _STARTS.get(id(items))
     if hit is not None and hit[0] is items:
         return hit[1]
-    starts = [it.start for it in items]
+    starts = item_starts(items)  # warm: moved items' first lines, not the items built
     if len(_STARTS) > 16:
         _STARTS.clear()
     _STARTS[id(items)] = (items, starts)
