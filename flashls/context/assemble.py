@@ -27,7 +27,7 @@ from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
-from .rank_memo import stable_order
+from .rank_memo import held_share, stable_order
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
 from .symbols import enclosing_scopes, split_lines
@@ -161,8 +161,10 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     if snippets:
         fillers["recent"] = _recent_filler(snippets)
 
-    fills = share_out(remaining, fillers.get("stable"), fillers.get("recent"),
-                      recent_extra=reserved - window.tokens, freed=freed)
+    fills = held_share(doc.uri, lambda given: share_out(
+        remaining, fillers.get("stable"), fillers.get("recent"),
+        recent_extra=reserved - window.tokens, freed=given),
+        freed, reserved - window.tokens, window.start_line == 0)
     parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
     parts = corrected_parts(pdoc.spec, parts)  # C/C++: what the estimate misses

@@ -78,6 +78,8 @@ class _Doc:
     anchors: OrderedDict  # anchor key -> Kept, most recent last
     demand: tuple | None = None  # (items, their whole cost) of the last version seen
     order: tuple = ()  # (tier, source) of the neighbor parts of the last prompt, in order
+    freed: int | None = None  # what the window at the top of the file last gave back
+    stable_used: int | None = None  # the stable tier's tokens in the last prompt
 
 
 _DOCS: LRUCache = LRUCache(maxsize=64)
@@ -416,6 +418,38 @@ def stable_order(doc_key: str, parts: list) -> list:
     ordered = kept + [p for p in neighbors if (p.tier, p.source) not in place]
     doc.order = tuple((p.tier, p.source) for p in ordered)
     return ordered + [p for p in parts if p.tier != "neighbors"]
+
+
+def held_share(doc_key: str, share, freed: int, room: int, at_top: bool):
+    """`share(freed)` (`budget.share_out` over the stable tier and recent code), with
+    what a window reaching the top of the file gives back to the stable tier held
+    while the window grows. Its reservation grows in steps of budget/8: a step takes
+    256 tokens from the stable tier at once, the kept entries that no longer fit
+    leave the prompt, and every byte after them misses the prefix cache. Held, the
+    stable tier gives back only what the window really took (`room`: the reservation
+    it leaves unused) while the last selection still fits in that; when it does not,
+    the step is taken as before (dropping entries one at a time instead would change
+    the prompt again at every next line). A document's first request, a window off
+    the top, one that shrinks: `share(freed)` unchanged."""
+    with _LOCK:
+        doc = _DOCS.get(doc_key)
+        if doc is None and at_top:
+            doc = _DOCS[doc_key] = _Doc(OrderedDict())
+    if doc is None:
+        return share(freed)  # (outside the lock: the stable filler takes it)
+    held = freed
+    if at_top and doc.freed is not None:
+        held = max(freed, min(doc.freed, room))
+    fills = share(held)
+    used = fills["stable"].used if "stable" in fills else 0
+    if held != freed and doc.stable_used is not None and used < doc.stable_used:
+        held = freed  # the hold no longer keeps the selection: take the step
+        fills = share(freed)
+        used = fills["stable"].used if "stable" in fills else 0
+    with _LOCK:
+        doc.freed = held if at_top else None
+        doc.stable_used = used
+    return fills
 
 
 def forget() -> None:

@@ -145,9 +145,15 @@ def _receiver_of(item: Item) -> str | None:
 
 def _neighbor_score(items: Sequence[Item], item: Item, file: NeighborFile, ev: Evidence,
                     merged: bool, module=None, typed_memo: dict | None = None) -> float:
-    use = ev.uses.get(item.name)
     parent = scoring_parent(items, item, file.analysis.spec.resolver)
     owner = _receiver_of(item) if parent is None and item.kind == "method" else None
+    return _scored(item, parent, owner, file, ev, merged, module, typed_memo)
+
+
+def _scored(item: Item, parent: Item | None, owner: str | None, file: NeighborFile,
+            ev: Evidence, merged: bool, module, typed_memo: dict | None) -> float:
+    """`_neighbor_score` with the item's scoring parent and Go receiver at hand."""
+    use = ev.uses.get(item.name)
     if owner is not None:
         # a Go method: a member of its receiver type
         if owner in ev.receiver_types and (use is None or not use.attribute or
@@ -277,6 +283,71 @@ def outline_candidates(items: Sequence[Item], window: tuple[int, int]) -> list[i
     return out
 
 
+@dataclass(frozen=True)
+class NeighborRows:
+    """What scoring a neighbor file's entries needs that depends on its items alone."""
+
+    names: frozenset[str]  # every name it defines
+    # (index, item, scoring parent, Go receiver, container's name) per non-import item
+    rows: tuple[tuple[int, Item, Item | None, str | None, str | None], ...]
+
+
+_ROWS: dict[tuple[int, str], tuple[object, NeighborRows]] = {}
+
+
+def neighbor_rows(items: Sequence[Item], resolver: str) -> NeighborRows:
+    """Memoized per items tuple: a neighbor file's analysis is shared by the requests
+    of every document that imports it, and its items are the same each time."""
+    key = (id(items), resolver)
+    hit = _ROWS.get(key)
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    rows = []
+    for index, item in enumerate(items):
+        if item.kind == "import":
+            continue
+        parent = scoring_parent(items, item, resolver)
+        owner = _receiver_of(item) if parent is None and item.kind == "method" else None
+        container = items[item.parent].name if item.parent != -1 else None
+        rows.append((index, item, parent, owner, container))
+    out = NeighborRows(frozenset(it.name for it in items if it.name), tuple(rows))
+    if len(_ROWS) > 512:
+        _ROWS.clear()
+    _ROWS[key] = (items, out)
+    return out
+
+
+def _file_candidates(f_index: int, f: NeighborFile, ev: Evidence, merged: bool, module,
+                     typed_memo: dict) -> list[Candidate]:
+    """A neighbor file's candidates. An entry nothing points at (its name unused, no
+    receiver or constructor evidence for its container or Go receiver) gets the fill
+    score `_scored` would give it, computed once per file."""
+    uses, rtypes = ev.uses, ev.receiver_types
+    fill = {}  # (level <= 1, hidden) -> score
+    out = []
+    for index, item, parent, owner, container in \
+            neighbor_rows(f.analysis.items, f.analysis.spec.resolver).rows:
+        name = item.name
+        if name not in uses and (owner is None or owner not in rtypes) and \
+                (parent is None or (parent.name not in rtypes and not (
+                    name in CONSTRUCTORS and _has_evidence(parent.name, ev)))):
+            top, hidden = item.level <= 1, name[:1] == "_"
+            score = fill.get((top, hidden))
+            if score is None:
+                score = fill[(top, hidden)] = _scored(item, parent, owner, f, ev, merged,
+                                                      module, typed_memo)
+            out.append(Candidate(score, f_index, index))
+            continue
+        score = _scored(item, parent, owner, f, ev, merged, module, typed_memo)
+        typed = False
+        if container is not None and container in rtypes:
+            use = uses.get(name)
+            typed = use is not None and use.attribute and \
+                container in _typed(use, ev, typed_memo)
+        out.append(Candidate(score, f_index, index, typed))
+    return out
+
+
 def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
          files: Sequence[NeighborFile], resolver: str, typing_line: int = -1
          ) -> tuple[list[Candidate], Evidence]:
@@ -286,25 +357,14 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
         outline = _nearest_or_used(analysis, outline, window, cursor_line)
     names = {analysis.items[i].name for i in outline if analysis.items[i].name}
     for f in files:
-        names.update(it.name for it in f.analysis.items if it.name)
+        names.update(neighbor_rows(f.analysis.items, resolver).names)
         names.add(module_name(f.path, f.analysis.package))
     ev = gather(analysis, cursor_line, names, resolver, typing_line)
     cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
     typed_memo: dict = {}
     for f_index, f in enumerate(files):
-        merged = _merged(resolver, path, f)
-        module = _module_use(f, ev)
-        items = f.analysis.items
-        for i_index, item in enumerate(items):
-            if item.kind == "import":
-                continue
-            score = _neighbor_score(items, item, f, ev, merged, module, typed_memo)
-            typed = False
-            if item.parent != -1 and items[item.parent].name in ev.receiver_types:
-                use = ev.uses.get(item.name)
-                typed = use is not None and use.attribute and \
-                    items[item.parent].name in _typed(use, ev, typed_memo)
-            cands.append(Candidate(score, f_index, i_index, typed))
+        cands.extend(_file_candidates(f_index, f, ev, _merged(resolver, path, f),
+                                      _module_use(f, ev), typed_memo))
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     cands = adjust_java(cands, analysis, files, ev, resolver)  # private, unused imports
     cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
