@@ -21,6 +21,7 @@ from .analysis import Analysis, analyze
 from .background import SpotBudget
 from .evidence_java import order_neighbors
 from .evidence_lang import order_files
+from .import_order import by_use
 from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
@@ -98,9 +99,10 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     spot = SpotBudget() if background else None
     out: list[NeighborFile] = []
     wanted = _import_identifiers(symbols)
+    direct = by_use(spec, path, symbols, resolve_imports(spec, path, symbols, workspace),
+                    workspace, room=MAX_NEIGHBOR_FILES)  # Python, JS/TS: most used first
     queue = [(f, False) for f in order_files(spec.resolver, symbols, order_neighbors(
-        symbols, resolve_imports(spec, path, symbols, workspace)), workspace,
-        room=MAX_NEIGHBOR_FILES)]
+        symbols, direct), workspace, room=MAX_NEIGHBOR_FILES)]
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
     while queue:
