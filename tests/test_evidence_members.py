@@ -123,3 +123,19 @@ def test_properties_and_fields_type_attributes_but_method_returns_do_not():
     assert _size_factor(items, "App") == 1.0
     big = "class Console:\n" + "".join(f"    def m{k}(self):\n        pass\n" for k in range(48))
     assert _size_factor(analyze(spec, big, ("big", big)).items, "Console") == 0.5
+
+
+def test_a_barrel_re_exported_by_a_barrel_is_followed_to_the_imported_name(tmp_path):
+    files = {f"lib/part{k}.ts": f"export class Part{k} {{}}\n" for k in range(6)}
+    files["lib/index.ts"] = "".join(f"export * from './part{k}';\n" for k in range(6)) + \
+        "export * from './features';\n"
+    files.update({f"lib/features/feature{k}.ts": f"export class Feature{k} {{}}\n"
+                  for k in range(6)})
+    files["lib/features/widget.ts"] = \
+        "export class Widget {\n  constructor(name: string, size: number) {}\n}\n"
+    files["lib/features/index.ts"] = "".join(
+        f"export * from './feature{k}';\n" for k in range(6)) + "export * from './widget';\n"
+    text = "import { Widget } from './lib';\n\nexport const w = new "
+    sent = _sent(tmp_path, files, "main.ts", text, budget=2048)
+    assert "export class Widget {" in sent
+    assert "Feature3" not in sent  # the second hop reads the file the name is in only
