@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from .evidence_members import revise as revise_members
+
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
 RESOLVERS = frozenset({"python", "js"})
 
@@ -137,6 +139,5 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     same-file repeats, then receivers typed elsewhere (`evidence_members`)."""
     if analysis.spec.resolver not in RESOLVERS:
         return cands
-    from .evidence_members import revise as revise_members
     cands = outline_repeats(cands, analysis.items)
     return revise_members(analysis, files, ev, cands, cursor_line)
