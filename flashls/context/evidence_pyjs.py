@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from .evidence_members import revise as revise_members
+
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
 RESOLVERS = frozenset({"python", "js"})
 
@@ -103,3 +105,39 @@ def overload_ranks(items: Sequence) -> dict[int, int]:
         _RANKS.clear()
     _RANKS[id(items)] = (items, ranks)
     return ranks
+
+
+OUTLINE_REPEAT = 0.5  # each further same-file entry of one name (flag: measured on dev)
+
+
+def outline_repeats(cands: list, outline_items: Sequence) -> list:
+    """`cands` with each further current-file entry of a name already offered worth
+    OUTLINE_REPEAT times the one before: a file of twenty node classes each defining
+    `as_const` sent all twenty when the anchor calls `as_const` (600 tokens of one
+    signature), leaving no room for what the line needs from the imports."""
+    if not OUTLINE_REPEAT or OUTLINE_REPEAT >= 1:
+        return cands
+    order = sorted((k for k, c in enumerate(cands) if c.file < 0),
+                   key=lambda k: (-cands[k].score, cands[k].item))
+    seen: dict[str, int] = {}
+    out = cands
+    for k in order:
+        item = outline_items[cands[k].item]
+        if item.kind == "import" or not item.name:
+            continue
+        n = seen.get(item.name, 0)
+        seen[item.name] = n + 1
+        if n:
+            if out is cands:
+                out = list(cands)
+            out[k] = replace(cands[k], score=cands[k].score * OUTLINE_REPEAT ** n)
+    return out
+
+
+def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
+    """Python and JS/TS revisions that need the current file (`ranking.rank`'s hook):
+    same-file repeats, then receivers typed elsewhere (`evidence_members`)."""
+    if analysis.spec.resolver not in RESOLVERS:
+        return cands
+    cands = outline_repeats(cands, analysis.items)
+    return revise_members(analysis, files, ev, cands, cursor_line)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from typing import Callable, Iterable, Protocol, Sequence
 
 from .evidence_c import include_candidates, include_roots
@@ -380,3 +381,33 @@ _RESOLVERS: dict[str, Resolver] = {
     "java": _resolve_java,
     "c": _resolve_c,
 }
+
+
+@dataclass(frozen=True)
+class _OneImport:
+    """A FileSymbols with one import statement (`imported_names`)."""
+
+    imports: tuple[ImportRef, ...]
+    package: str | None = None
+
+
+def imported_names(spec: LanguageSpec, path: str, symbols: FileSymbols,
+                   workspace: Workspace) -> dict[str, frozenset[str]]:
+    """Python and JS/TS: each file the imports resolve to -> the names the statements
+    resolving to it bind (`import lodash from './wrapperLodash.js'` -> {lodash}).
+    Empty for other languages, whose imports do not name what they bring."""
+    if spec.resolver not in ("python", "js") or not path:
+        return {}
+    key = ("imported-names", spec.name, path,
+           tuple((i.kind, i.path, i.names) for i in symbols.imports))
+    cached = workspace.cache.get(key)
+    if cached is not None:
+        return cached
+    resolver = _RESOLVERS[spec.resolver]
+    out: dict[str, set[str]] = {}
+    for imp in symbols.imports:
+        for candidate in resolver(path, _OneImport((imp,)), workspace):
+            out.setdefault(candidate, set()).update(imp.names)
+    result = {f: frozenset(names) for f, names in out.items()}
+    workspace.cache[key] = result
+    return result

@@ -21,6 +21,7 @@ from .analysis import Analysis, analyze
 from .background import SpotBudget
 from .evidence_java import order_neighbors
 from .evidence_lang import order_files
+from .import_order import by_use
 from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
@@ -98,9 +99,10 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     spot = SpotBudget() if background else None
     out: list[NeighborFile] = []
     wanted = _import_identifiers(symbols)
+    direct = by_use(spec, path, symbols, resolve_imports(spec, path, symbols, workspace),
+                    workspace, room=MAX_NEIGHBOR_FILES)  # Python, JS/TS: most used first
     queue = [(f, False) for f in order_files(spec.resolver, symbols, order_neighbors(
-        symbols, resolve_imports(spec, path, symbols, workspace)), workspace,
-        room=MAX_NEIGHBOR_FILES)]
+        symbols, direct), workspace, room=MAX_NEIGHBOR_FILES)]
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
     while queue:
@@ -137,7 +139,8 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
             targets = resolve_imports(file_spec, file, analysis, workspace)
             if len(targets) > BARREL_SORT_MIN:
                 index = _barrel_index(key, targets, workspace, spot)
-                targets = sorted(targets, key=lambda t: not (index.get(t, frozenset()) & wanted))
+                targets = sorted(targets, key=lambda t: (not (index.get(t, frozenset()) & wanted),
+                                                         not _deep(spec, t)))
             targets = order_files(spec.resolver, symbols, targets, workspace,
                                   room=MAX_NEIGHBOR_FILES - len(out) - len(queue))
             for nxt in targets:
@@ -145,7 +148,38 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                 if real_next not in seen:
                     seen.add(real_next)
                     queue.append((nxt, True))
+        elif hopped is True and _deep(spec, file) and _is_barrel(file, analysis):
+            _second_hop(file_spec, file, analysis, key, workspace, spot, wanted, queue, seen)
     return out
+
+
+DEEP_BARRELS = True  # Python, JS/TS: a barrel a barrel re-exports is followed too
+
+
+def _deep(spec: LanguageSpec, path: str) -> bool:
+    """Whether `path` is a barrel by name worth a second hop (Python, JS/TS)."""
+    return DEEP_BARRELS and spec.resolver in ("python", "js") and \
+        os.path.basename(path).split(".")[0] in ("index", "__init__")
+
+
+def _second_hop(file_spec: LanguageSpec, file: str, analysis: Analysis, key: tuple,
+                workspace: Workspace, spot, wanted: frozenset[str], queue: list,
+                seen: set[str]) -> None:
+    """A barrel reached through a barrel (`pkg/__init__.py` importing from
+    `pkg/sub/__init__.py`, `index.ts` re-exporting `features/index.ts`): only the files
+    defining a name the current file imports are queued, ahead of the first hop's
+    files (which were queued for their barrel, not for a name)."""
+    targets = resolve_imports(file_spec, file, analysis, workspace)
+    index = _barrel_index(key, targets, workspace, spot)
+    picks = []
+    for nxt in targets:
+        real_next = workspace.real(nxt)
+        if real_next not in seen and index.get(nxt, frozenset()) & wanted:
+            seen.add(real_next)
+            picks.append((nxt, 2))
+    if picks:
+        at = next((i for i, (_, depth) in enumerate(queue) if depth), len(queue))
+        queue[at:at] = picks
 
 
 BARREL_STEMS = frozenset({"index", "__init__", "mod", "lib"})

@@ -36,7 +36,7 @@ from .evidence_c import scoring_parent
 from .evidence_java import adjust as adjust_java
 from .evidence_locality import with_locality
 from .evidence_lang import adjust as adjust_for_language
-from .evidence_pyjs import revise as revise_pyjs
+from .evidence_pyjs import revise as revise_pyjs, revise_context as revise_pyjs_context
 from .memo import line_identifiers
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -369,6 +369,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
     cands = adjust_java(cands, analysis, files, ev, resolver)  # private, unused imports
     cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
     cands = revise_pyjs(resolver, files, cands)  # Python, JS/TS: overloads
+    cands = revise_pyjs_context(analysis, files, ev, cands, cursor_line)  # receivers typed elsewhere
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))

@@ -1,0 +1,207 @@
+"""Python and JS/TS: the class of a receiver the current file does not declare.
+
+`evidence.py` types a receiver from what the current file says (`x: T`, `x = T(...)`,
+`except T as x`). Many receivers are typed elsewhere: an attribute a neighbor class
+annotates (`template_class: t.Type["Template"]`, `def jinja_env(self) -> Environment`),
+or a name that is its class's name (`self.environment`, `session_interface`). For a
+call `q.m` with such a `q`:
+
+* a member `m` of that class used as `.m` in the file scores as a typed member
+  (`ranking.TYPED_MEMBER`) instead of a loose one;
+* the class's public members not used yet score as the members of a receiver near the
+  cursor (`ranking.RECEIVER_MEMBER`), as near as the nearest use of `q`.
+
+Only classes of the neighbor files count; `self`, `this` and `cls` are never typed
+here. Tables per neighbor file (its classes and members, its annotated attributes) are
+memoized on its items tuple.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+RESOLVERS = frozenset({"python", "js"})
+NAME_MATCH = True  # `environment` is an `Environment` (flag: measured on dev)
+ANNOTATED = True  # a neighbor's `attr: T` / `def attr(self) -> T` types `x.attr`
+UNUSED_MEMBERS = True  # a typed receiver's members not used yet, at its nearest use
+ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
+SMALL_CLASS = 12  # public members a class may have before each is worth less
+MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
+_SKIP = frozenset({"self", "this", "cls", "super"})
+_CLASS_KINDS = frozenset({"class", "interface"})
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_FIELD = re.compile(r"^\s*(?:(?:public|private|protected|readonly|static|declare)\s+)*"
+                    r"([A-Za-z_$][\w$]*)\s*[?!]?\s*:\s*(.+)$")
+_RETURNS = re.compile(r"(?:->|\)\s*:)\s*(.+?)\s*(?::|\{|;)?\s*$")
+
+_PROPERTY = re.compile(r"^\s*(?:@(?:\w+\.)*(?:property|cached_property)\b|"
+                       r"(?:(?:public|private|protected|static)\s+)*get\s+[A-Za-z_$])")
+
+_TABLES: dict[int, tuple[object, "FileTables"]] = {}
+
+
+class FileTables:
+    """One neighbor file's classes (name -> member item indexes) and annotated
+    attributes (attribute name -> identifiers of its annotation)."""
+
+    __slots__ = ("classes", "attributes")
+
+    def __init__(self, items: Sequence) -> None:
+        self.classes: dict[str, list[int]] = {}
+        self.attributes: dict[str, frozenset[str]] = {}
+        class_at: dict[int, str] = {}
+        for index, item in enumerate(items):
+            if item.kind in _CLASS_KINDS and item.name:
+                class_at[index] = item.name
+                self.classes.setdefault(item.name, [])
+        for index, item in enumerate(items):
+            owner = class_at.get(item.parent)
+            if owner is None or not item.name:
+                continue
+            self.classes[owner].append(index)
+            words = _annotation(item)
+            if words:
+                self.attributes[item.name] = self.attributes.get(item.name, frozenset()) | words
+
+
+def _annotation(item) -> frozenset[str]:
+    """Capitalized identifiers of a field's annotation or a method's return type."""
+    text = " ".join(line.strip() for line in item.lines if not line.lstrip().startswith("@"))
+    if item.kind in ("function", "method"):
+        # a property's type (`x.jinja_env.m`); a method's return type would type
+        # `x.q().m`, which the file's uses (`x.q`) do not tell apart from `x.q.m`
+        if not _is_property(item):
+            return frozenset()
+        m = _RETURNS.search(text)
+    else:
+        m = _FIELD.match(text)
+        m = m if m and m.group(1) == item.name else None
+    if m is None:
+        return frozenset()
+    body = m.group(m.lastindex or 1).split("=", 1)[0]
+    return frozenset(w for w in _WORD.findall(body) if w[:1].isupper())
+
+
+def _is_property(item) -> bool:
+    return any(_PROPERTY.match(line) for line in item.lines)
+
+
+def tables(items: Sequence) -> FileTables:
+    hit = _TABLES.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    t = FileTables(items)
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[id(items)] = (items, t)
+    return t
+
+
+def _normal(name: str) -> str:
+    return name.replace("_", "").replace("$", "").lower()
+
+
+def receiver_classes(qualifiers, ev, files: Sequence, *, by_name: bool = True
+                     ) -> dict[str, frozenset[str]]:
+    """qualifier -> the neighbor classes it holds, for the qualifiers the current file
+    does not type itself."""
+    per_file = [tables(f.analysis.items) for f in files]
+    classes: set[str] = set()
+    for t in per_file:
+        classes.update(t.classes)
+    if not classes:
+        return {}
+    by_normal: dict[str, set[str]] = {}
+    for c in classes:
+        by_normal.setdefault(_normal(c), set()).add(c)
+    declared = ev.receivers or {}
+    out: dict[str, frozenset[str]] = {}
+    for q in qualifiers:
+        if q in _SKIP or not q or q[:1].isupper():
+            continue  # `Control.move()`: the class itself (`ranking` has its evidence)
+        found: set[str] = set()
+        if q in declared:
+            continue  # typed by the file itself (`ranking`)
+        if by_name and NAME_MATCH and len(q) >= MIN_NAME:
+            found |= by_normal.get(_normal(q.lstrip("_")), set())
+        if ANNOTATED:
+            for t in per_file:
+                words = t.attributes.get(q)
+                if words:
+                    found |= words & classes
+        if found:
+            out[q] = frozenset(found)
+    return out
+
+
+def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
+    """`cands` with the members of receivers typed elsewhere scored as typed ones (the
+    same list when there are none)."""
+    if not files or analysis.spec.resolver not in RESOLVERS:
+        return cands
+    qualifiers: set[str] = set()
+    attributes: set[str] = set()
+    for name, use in ev.uses.items():
+        if use.attribute:
+            qualifiers |= use.qualifiers
+            attributes.add(name)  # `x.template_class` itself: `x.template_class.m`
+    typed = receiver_classes(qualifiers, ev, files)
+    if ATTRIBUTES_TOO:
+        # by their annotations only: a name match (`x.console`) would bring every
+        # method of an 80-method `Console` as near as the attribute
+        for q, cs in receiver_classes(attributes - set(typed), ev, files,
+                                      by_name=False).items():
+            typed[q] = cs
+    if not typed:
+        return cands
+    from .ranking import PRIVATE, RECEIVER_MEMBER, TYPED_MEMBER, _freq, _near
+    from .evidence import FAR
+    holders: dict[str, set[str]] = {}  # class -> qualifiers holding it
+    for q, cs in typed.items():
+        for c in cs:
+            holders.setdefault(c, set()).add(q)
+    near_use = analysis.usage_distances(set(typed), cursor_line, FAR) if UNUSED_MEMBERS \
+        else {}
+    out = cands
+    for k, c in enumerate(cands):
+        if c.file < 0:
+            continue
+        items = files[c.file].analysis.items
+        item = items[c.item]
+        if item.parent < 0 or not item.name:
+            continue
+        held = holders.get(items[item.parent].name)
+        if not held:
+            continue
+        use = ev.uses.get(item.name)
+        if use is not None and use.attribute:
+            if held.isdisjoint(use.qualifiers):
+                continue
+            score = 100 * TYPED_MEMBER * _near(use.distance) + _freq(use.nodes)
+            typed_use = True
+        elif UNUSED_MEMBERS and use is None and item.name[:2] != "__":
+            d = min((near_use.get(q, FAR) for q in held), default=FAR)
+            if d >= FAR:
+                continue
+            score = 100 * RECEIVER_MEMBER * _near(d) * \
+                (PRIVATE if item.name[:1] == "_" else 1.0) * \
+                _size_factor(files[c.file].analysis.items, items[item.parent].name)
+            typed_use = False
+        else:
+            continue
+        if score > c.score:
+            if out is cands:
+                out = list(cands)
+            out[k] = replace(c, score=score, typed=c.typed or typed_use)
+    return out
+
+
+def _size_factor(items: Sequence, class_name: str) -> float:
+    """1 for a class of up to SMALL_CLASS public members, less for bigger ones: which
+    of `Console`'s 80 methods comes next is a guess 80 ways, and all of them at the
+    receiver's score would fill the budget."""
+    members = tables(items).classes.get(class_name, ())
+    public = sum(1 for i in members if items[i].name[:1] != "_")
+    return 1.0 if public <= SMALL_CLASS else (SMALL_CLASS / public) ** 0.5
