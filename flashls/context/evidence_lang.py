@@ -38,7 +38,9 @@ def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Eviden
     revise = _revisers().get(resolver)
     if revise is None:
         return cands
-    return common_pass(revise(analysis, files, ev, cands), analysis, files, ev, cursor_line)
+    from .name_family import lift  # Go: relatives of the names around the cursor
+    cands = lift(resolver, analysis, files, ev, revise(analysis, files, ev, cands), cursor_line)
+    return common_pass(cands, analysis, files, ev, cursor_line)
 
 
 def common_pass(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evidence",
