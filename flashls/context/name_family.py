@@ -24,8 +24,8 @@ from typing import Sequence
 from .memo import ForLastNeighbors
 
 FAMILY = 0.9  # x100: the bonus for an identical word set on the row next to the cursor
-ROWS = 12  # rows above and below the cursor read for relatives
-HALF_ROWS = 12.0  # the bonus halves this many rows away
+ROWS = 20  # rows above and below the cursor read for relatives
+HALF_ROWS = 20.0  # the bonus halves this many rows away
 MIN_DICE = 0.5  # below: one shared word of three or more on each side says little
 MAX_FAMILY = 8  # more entry names with all the shared words: a common theme, no relative
 MAX_POSTING = 400  # a word in more entry names is not followed at all
