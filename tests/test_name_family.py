@@ -62,3 +62,11 @@ def test_go_relative_far_outside_the_rows_read_lifts_nothing(tmp_path):
     table = scores(tmp_path, "parser.go", "\t\n\treturn ok")
     assert score(table, "scanner.go", "func scanFollowsFalse(") < \
         score(table, "scanner.go", "func scanDigits(") + 5
+
+
+def test_the_line_being_typed_lifts_nothing():
+    """Half-typed words would change the family at every key (and the prompt's head
+    with it): only the rows around the cursor's line count."""
+    lines = ["func f() {", "\tscanFollowsTrue(b)", "\tscanFol", "}"]
+    near = nf.relatives(lines, 2, (0, 3))
+    assert "scanFol" not in near and near["scanFollowsTrue"] == 1

@@ -63,12 +63,14 @@ def dice(a: frozenset[str], b: frozenset[str]) -> float:
 def relatives(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int]
               ) -> dict[str, int]:
     """Identifier -> rows to the cursor of its nearest occurrence, over the ROWS lines
-    above and below the cursor inside the anchor (the cursor's own line included)."""
+    above and below the cursor inside the anchor (the cursor's own line left out)."""
     lo = max(anchor[0], cursor_line - ROWS, 0)
     hi = min(anchor[1], cursor_line + ROWS, len(lines) - 1)
     out: dict[str, int] = {}
     for row in range(lo, hi + 1):
         d = abs(row - cursor_line)
+        if d == 0:
+            continue  # the line being typed: its half-words would change the family per key
         for ident in _IDENT.findall(lines[row]):
             if out.get(ident, ROWS + 1) > d:
                 out[ident] = d
