@@ -70,3 +70,14 @@ def test_the_line_being_typed_lifts_nothing():
     lines = ["func f() {", "\tscanFollowsTrue(b)", "\tscanFol", "}"]
     near = nf.relatives(lines, 2, (0, 3))
     assert "scanFol" not in near and near["scanFollowsTrue"] == 1
+
+
+def test_remembered_bonuses_equal_a_fresh_computation():
+    index = {"scan": frozenset({"scanFollowsFalse", "scanDigits"}),
+             "follow": frozenset({"scanFollowsFalse"}), "false": frozenset({"scanFollowsFalse"}),
+             "digit": frozenset({"scanDigits"})}
+    first = {"scanFollowsTrue": 2}
+    other = {"scanFollowsTrue": 9}
+    assert nf._last_bonuses(first, index) == nf.bonuses(first, index)
+    assert nf._last_bonuses(other, index) == nf.bonuses(other, index) != nf.bonuses(first, index)
+    assert nf._last_bonuses(first, dict(index)) == nf.bonuses(first, index)

@@ -28,7 +28,7 @@ ROWS = 20  # rows above and below the cursor read for relatives
 HALF_ROWS = 20.0  # the bonus halves this many rows away
 MIN_DICE = 0.5  # below: one shared word of three or more on each side says little
 MAX_FAMILY = 8  # more entry names with all the shared words: a common theme, no relative
-MAX_POSTING = 400  # a word in more entry names is not followed at all
+MAX_POSTING = 60  # a word in more entry names is not followed at all
 FAMILY_RESOLVERS = frozenset({"go"})
 KINDS = frozenset({"function", "method", "type", "struct", "class", "interface", "enum",
                    "trait", "constant", "variable"})
@@ -107,6 +107,7 @@ def bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dict[str,
     Dice share with one of them, by rows, when the words they share are specific (at
     most MAX_FAMILY entry names have them all)."""
     out: dict[str, float] = {}
+    sizes: dict[frozenset[str], int] = {}  # shared words -> their family's size
     for ident, d in near.items():
         theirs = words(ident)
         strong = [w for w in theirs if w not in WEAK_WORDS and len(w) > 1]
@@ -125,12 +126,33 @@ def bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dict[str,
                 if mine == theirs:
                     continue
                 s = dice(mine, theirs)
-                if s < MIN_DICE or family(mine & theirs, index) > MAX_FAMILY:
+                if s < MIN_DICE:
+                    continue
+                shared = mine & theirs
+                size = sizes.get(shared)
+                if size is None:
+                    size = sizes[shared] = family(shared, index)
+                if size > MAX_FAMILY:
                     continue
                 b = 100 * FAMILY * s / (1.0 + d / HALF_ROWS)
                 if b > out.get(name, 0.0):
                     out[name] = b
     return out
+
+
+_LAST: list = [None]  # [(near items, index, bonuses)]: typing on one line keeps both
+
+
+def _last_bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dict[str, float]:
+    """`bonuses`, remembered for the last identifiers and index (the cursor's own line
+    is not read, so keystrokes on it ask the same again)."""
+    key = tuple(sorted(near.items()))
+    hit = _LAST[0]
+    if hit is not None and hit[1] is index and hit[0] == key:
+        return hit[2]
+    found = bonuses(near, index)
+    _LAST[0] = (key, index, found)
+    return found
 
 
 def lift(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
@@ -139,7 +161,7 @@ def lift(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line:
     if resolver not in FAMILY_RESOLVERS or not files:
         return cands
     near = relatives(analysis.lines, cursor_line, ev.anchor)
-    found = bonuses(near, postings(files))
+    found = _last_bonuses(near, postings(files))
     if not found:
         return cands
     items_of = [f.analysis.items for f in files]
