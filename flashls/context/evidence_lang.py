@@ -18,6 +18,8 @@ from dataclasses import replace
 
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
+from .name_family import lift as lift_family
+
 if TYPE_CHECKING:
     from .evidence import Evidence
     from .neighbors import NeighborFile
@@ -38,7 +40,10 @@ def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Eviden
     revise = _revisers().get(resolver)
     if revise is None:
         return cands
-    return common_pass(revise(analysis, files, ev, cands), analysis, files, ev, cursor_line)
+    # Go: relatives of the names around the cursor (`name_family.py`)
+    cands = lift_family(resolver, analysis, files, ev, revise(analysis, files, ev, cands),
+                        cursor_line)
+    return common_pass(cands, analysis, files, ev, cursor_line)
 
 
 def common_pass(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evidence",

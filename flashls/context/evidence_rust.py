@@ -31,6 +31,7 @@ MAX_SCAN_ROWS = 800
 TRAIT_IMPL = 0.6  # a method of `impl Trait for Type`: the trait's signature, repeated
 MODULE_ITEM = 0.2  # an inline module's header in another file
 SHADOWED_BY_PRIMITIVE = 0.3  # a definition named like a primitive type, used unqualified
+STD_IMPORTED = 0.1  # a top-level name the file imports from std / core / alloc (`Range`)
 PRIMITIVES = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
                         "i64", "i128", "isize", "f32", "f64", "bool", "char", "str"})
 _TYPE = r"(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?(?:[a-z_]\w*::)*([A-Z]\w*)"
@@ -252,6 +253,8 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     trait_impls = [file_facts(f.analysis).trait_impls for f in files]
     items_of = [f.analysis.items for f in files]
     calls: dict[str, CallTypes | None] = {}
+    std_names = std_imported(analysis)
+    stems = [_stem(f.path) for f in files] if std_names else []
     out = []
     for c in cands:
         if c.file < 0 or c.score < SCORE_FLOOR:
@@ -266,6 +269,12 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             use = ev.uses.get(item.name)
             if use is None or not use.qualified:
                 out.append(replace(c, score=c.score * SHADOWED_BY_PRIMITIVE))
+                continue
+        if item.parent == -1 and item.name in std_names:
+            # `use std::cmp::{max, min}`: the file's `min` is std's, not the crate's
+            use = ev.uses.get(item.name)
+            if use is None or not (use.qualifiers & {stems[c.file], "crate", "self", "super"}):
+                out.append(replace(c, score=c.score * STD_IMPORTED))
                 continue
         if item.parent == -1 or item.kind == "import":
             out.append(c)
@@ -282,6 +291,41 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             score = c.score * TRAIT_IMPL
         out.append(replace(c, score=score))
     return out
+
+
+_STD_USE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+:{0,2}(?:std|core|alloc)::")
+_USE_WORDS = frozenset({"use", "pub", "crate", "self", "super", "as", "std", "core", "alloc"})
+
+
+def _compute_std_imported(analysis) -> frozenset[str]:
+    """The names the file's `use std::..` / `core::` / `alloc::` statements bind,
+    inline modules' included (the path's segments too: `use std::fmt;` binds `fmt`),
+    `as` renames excepted."""
+    out: set[str] = set()
+    lines = analysis.lines
+    rows = sorted(r for r in analysis.import_lines if r < len(lines))
+    k = 0
+    while k < len(rows):
+        first = k
+        while ";" not in lines[rows[k]] and k + 1 < len(rows) and rows[k + 1] == rows[k] + 1:
+            k += 1
+        k += 1
+        if not _STD_USE.match(lines[rows[first]]):
+            continue
+        text = " ".join(lines[r] for r in rows[first:k])
+        renamed = set(re.findall(r"\b([A-Za-z_]\w*)\s+as\s+[A-Za-z_]\w*", text))
+        for ident in re.findall(r"[A-Za-z_]\w*", text):
+            if ident not in _USE_WORDS and ident not in renamed:
+                out.add(ident)
+    return frozenset(out)
+
+
+std_imported = PerAnalysis(_compute_std_imported)
+
+
+def _stem(path: str) -> str:
+    from .evidence_lang import _module_stem
+    return _module_stem(path)
 
 
 @dataclass(frozen=True)

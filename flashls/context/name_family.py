@@ -1,0 +1,176 @@
+"""Names of the family of the ones used around the cursor (Go, Rust).
+
+A name used for the first time has no evidence of its own: no import line names a
+same-package Go function, and a method called for the first time on a big type ties
+with the type's hundred other methods. What the lines around the cursor do show is
+its relatives: `scanFollowsTrue(b)` three lines above `scanFollowsFalse(b)`,
+`c.ValidateRequiredFlags()` above `c.ValidateFlagGroups()`, `mapFromPairsToString`
+beside `mapFromPairsToRegex`, a `case MapIndex:` above `case SliceIndex:`. Code near
+the cursor tends to use names made of the same words, so an entry whose name shares
+words with an identifier a few lines away gets a bonus that grows with the share
+(Dice coefficient over the names' lower-cased words, plurals folded) and shrinks with
+the rows between. Only entries whose name is not used in the file yet are lifted (the
+others have evidence of their own), and only by words that say something (not `new`,
+`get`, `err`, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+from typing import Sequence
+
+from .memo import ForLastNeighbors
+
+FAMILY = 0.9  # x100: the bonus for an identical word set on the row next to the cursor
+ROWS = 20  # rows above and below the cursor read for relatives
+HALF_ROWS = 20.0  # the bonus halves this many rows away
+MIN_DICE = 0.5  # below: one shared word of three or more on each side says little
+MAX_FAMILY = 8  # more entry names with all the shared words: a common theme, no relative
+MAX_POSTING = 60  # a word in more entry names is not followed at all
+FAMILY_RESOLVERS = frozenset({"go"})
+KINDS = frozenset({"function", "method", "type", "struct", "class", "interface", "enum",
+                   "trait", "constant", "variable"})
+# words too common to make two names relatives
+WEAK_WORDS = frozenset("""new get set is has to from with the of for and or err error
+    string str type value func fn make init default test with as at by in on it""".split())
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@lru_cache(maxsize=65_536)
+def words(name: str) -> frozenset[str]:
+    """The lower-cased words of an identifier (`URLHost` -> url, host;
+    `scan_follows_false` -> scan, follows, false), plurals folded (`Flags` -> flag)."""
+    out = set()
+    for w in _WORD.findall(name):
+        w = w.lower()
+        if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+        out.add(w)
+    return frozenset(out)
+
+
+def dice(a: frozenset[str], b: frozenset[str]) -> float:
+    """How much of two names' words they share, by words that say something."""
+    shared = a & b
+    if not shared or shared <= WEAK_WORDS:
+        return 0.0
+    return 2.0 * len(shared) / (len(a) + len(b))
+
+
+def relatives(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int]
+              ) -> dict[str, int]:
+    """Identifier -> rows to the cursor of its nearest occurrence, over the ROWS lines
+    above and below the cursor inside the anchor (the cursor's own line left out)."""
+    lo = max(anchor[0], cursor_line - ROWS, 0)
+    hi = min(anchor[1], cursor_line + ROWS, len(lines) - 1)
+    out: dict[str, int] = {}
+    for row in range(lo, hi + 1):
+        d = abs(row - cursor_line)
+        if d == 0:
+            continue  # the line being typed: its half-words would change the family per key
+        for ident in _IDENT.findall(lines[row]):
+            if out.get(ident, ROWS + 1) > d:
+                out[ident] = d
+    return out
+
+
+def _postings(files: Sequence) -> dict[str, frozenset[str]]:
+    """word -> the names of the neighbor entries having it."""
+    out: dict[str, set[str]] = {}
+    for f in files:
+        for item in f.analysis.items:
+            if item.name and item.kind in KINDS:
+                for w in words(item.name):
+                    out.setdefault(w, set()).add(item.name)
+    return {w: frozenset(names) for w, names in out.items()}
+
+
+postings = ForLastNeighbors(_postings)
+
+
+def family(shared: frozenset[str], index: dict[str, frozenset[str]]) -> int:
+    """How many entry names have all of `shared`: the family they make."""
+    sets = sorted((index.get(w, frozenset()) for w in shared), key=len)
+    if not sets:
+        return 0
+    out = sets[0]
+    for other in sets[1:]:
+        out = out & other
+    return len(out)
+
+
+def bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dict[str, float]:
+    """Entry name -> its family bonus from the identifiers near the cursor: the best
+    Dice share with one of them, by rows, when the words they share are specific (at
+    most MAX_FAMILY entry names have them all)."""
+    out: dict[str, float] = {}
+    sizes: dict[frozenset[str], int] = {}  # shared words -> their family's size
+    for ident, d in near.items():
+        theirs = words(ident)
+        strong = [w for w in theirs if w not in WEAK_WORDS and len(w) > 1]
+        if not strong:
+            continue
+        seen: set[str] = set()
+        for w in strong:
+            names = index.get(w, ())
+            if len(names) > MAX_POSTING:
+                continue
+            for name in names:
+                if name in seen or name in near:
+                    continue
+                seen.add(name)
+                mine = words(name)
+                if mine == theirs:
+                    continue
+                s = dice(mine, theirs)
+                if s < MIN_DICE:
+                    continue
+                shared = mine & theirs
+                size = sizes.get(shared)
+                if size is None:
+                    size = sizes[shared] = family(shared, index)
+                if size > MAX_FAMILY:
+                    continue
+                b = 100 * FAMILY * s / (1.0 + d / HALF_ROWS)
+                if b > out.get(name, 0.0):
+                    out[name] = b
+    return out
+
+
+_LAST: list = [None]  # [(near items, index, bonuses)]: typing on one line keeps both
+
+
+def _last_bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dict[str, float]:
+    """`bonuses`, remembered for the last identifiers and index (the cursor's own line
+    is not read, so keystrokes on it ask the same again)."""
+    key = tuple(sorted(near.items()))
+    hit = _LAST[0]
+    if hit is not None and hit[1] is index and hit[0] == key:
+        return hit[2]
+    found = bonuses(near, index)
+    _LAST[0] = (key, index, found)
+    return found
+
+
+def lift(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
+    """The candidates, entries of neighbor files with no use in the file yet raised by
+    their family bonus (the same list for other languages)."""
+    if resolver not in FAMILY_RESOLVERS or not files:
+        return cands
+    near = relatives(analysis.lines, cursor_line, ev.anchor)
+    found = _last_bonuses(near, postings(files))
+    if not found:
+        return cands
+    items_of = [f.analysis.items for f in files]
+    out = list(cands)
+    for k, c in enumerate(cands):
+        if c.file < 0:
+            continue
+        item = items_of[c.file][c.item]
+        b = found.get(item.name)
+        if b and item.kind in KINDS and item.name not in ev.uses:
+            out[k] = replace(c, score=c.score + b)
+    return out

@@ -1,0 +1,83 @@
+"""Relatives of the names around the cursor (`flashls/context/name_family.py`): a Go
+name used for the first time, with no evidence of its own, is lifted by an identifier
+made of the same words a few lines away; a theme shared by many names lifts none."""
+
+from __future__ import annotations
+
+from flashls.context import name_family as nf
+from tests.files import write
+from tests.test_context_go_rust import GO_MOD, score, scores
+
+
+def test_words_split_camel_snake_acronyms_and_fold_plurals():
+    assert nf.words("URLHost") == {"url", "host"}
+    assert nf.words("scan_follows_false") == {"scan", "follow", "false"}
+    assert nf.words("ValidateFlags") == {"validate", "flag"}
+    assert nf.words("HTTPServerV2") == {"http", "server", "v", "2"}
+    assert nf.words("class") == {"class"}  # `ss`: no plural
+
+
+def test_dice_ignores_names_sharing_only_weak_words():
+    assert nf.dice(nf.words("NewRouter"), nf.words("NewEntry")) == 0.0
+    assert nf.dice(nf.words("scanFollowsFalse"), nf.words("scanFollowsTrue")) > 0.6
+
+
+def test_a_theme_of_many_names_lifts_none_of_them():
+    index = {"flag": frozenset(f"Flag{i}Set" for i in range(nf.MAX_FAMILY + 1)),
+             "set": frozenset(f"Flag{i}Set" for i in range(nf.MAX_FAMILY + 1))}
+    assert nf.bonuses({"FlagSet": 1}, index) == {}
+    few = {w: frozenset(list(names)[:2]) for w, names in index.items()}
+    assert nf.bonuses({"FlagSet": 1}, few)
+
+
+SCANNER = ("package toml\n\n"
+           "func scanDigits(b []byte) int { return 0 }\n\n"
+           "func scanWhitespace(b []byte) int { return 0 }\n\n"
+           "func scanFollowsTrue(b []byte) bool { return false }\n\n"
+           "func scanFollowsFalse(b []byte) bool { return false }\n")
+
+
+def test_go_first_use_of_a_relative_of_a_name_used_above_ranks_first(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "scanner.go": SCANNER,
+        "parser.go": "package toml\n\nfunc parseBool(b []byte) bool {\n"
+                     "\tswitch b[0] {\n\tcase 't':\n\t\treturn scanFollowsTrue(b)\n"
+                     "\tcase 'f':\n\t\t\n\t}\n\treturn false\n}\n",
+    })
+    table = scores(tmp_path, "parser.go", "\t\t\n")
+    assert score(table, "scanner.go", "func scanFollowsFalse(") > \
+        score(table, "scanner.go", "func scanDigits(") + 20
+
+
+def test_go_relative_far_outside_the_rows_read_lifts_nothing(tmp_path):
+    filler = "".join(f"\tn{i} := {i}\n\t_ = n{i}\n" for i in range(nf.ROWS))
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "scanner.go": SCANNER,
+        "parser.go": "package toml\n\nfunc parseBool(b []byte) bool {\n"
+                     "\tok := scanFollowsTrue(b)\n" + filler +
+                     "\t\n\treturn ok\n}\n",
+    })
+    table = scores(tmp_path, "parser.go", "\t\n\treturn ok")
+    assert score(table, "scanner.go", "func scanFollowsFalse(") < \
+        score(table, "scanner.go", "func scanDigits(") + 5
+
+
+def test_the_line_being_typed_lifts_nothing():
+    """Half-typed words would change the family at every key (and the prompt's head
+    with it): only the rows around the cursor's line count."""
+    lines = ["func f() {", "\tscanFollowsTrue(b)", "\tscanFol", "}"]
+    near = nf.relatives(lines, 2, (0, 3))
+    assert "scanFol" not in near and near["scanFollowsTrue"] == 1
+
+
+def test_remembered_bonuses_equal_a_fresh_computation():
+    index = {"scan": frozenset({"scanFollowsFalse", "scanDigits"}),
+             "follow": frozenset({"scanFollowsFalse"}), "false": frozenset({"scanFollowsFalse"}),
+             "digit": frozenset({"scanDigits"})}
+    first = {"scanFollowsTrue": 2}
+    other = {"scanFollowsTrue": 9}
+    assert nf._last_bonuses(first, index) == nf.bonuses(first, index)
+    assert nf._last_bonuses(other, index) == nf.bonuses(other, index) != nf.bonuses(first, index)
+    assert nf._last_bonuses(first, dict(index)) == nf.bonuses(first, index)
