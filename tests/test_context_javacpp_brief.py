@@ -104,3 +104,25 @@ def test_java_overloads_after_the_best_one_count_less(tmp_path):
     first, second = sorted(scores["remove"], reverse=True)
     assert second <= first * 0.5 + 1e-9
     assert scores["size"][0] > second  # the next name before the repeat
+
+
+def test_java_unused_members_of_the_types_next_to_the_cursor_may_be_next(tmp_path):
+    from flashls.context.evidence_javacpp import CURSOR_TYPE_MEMBER
+    config = ("package p;\n\nclass ServerConfig {\n"
+              + "".join(f"    static long getLimit{i}() {{\n        return {i};\n    }}\n"
+                        for i in range(4)) + "}\n")
+    conn = ("package p;\n\nclass Connection {\n"
+            + "".join(f"    void step{i}() {{\n    }}\n" for i in range(6)) + "}\n")
+    body = "".join(f"        c.step{i}();\n" for i in range(6))
+    user = ("package p;\n\nclass Server {\n"
+            "    static final long A = ServerConfig.getLimit0();\n"
+            "    static final long B = ServerConfig.getLimit1();\n"
+            "\n"
+            "    void run(Connection c) {\n" + body + "    }\n}\n")
+    scores = _neighbor_scores(tmp_path, {"p/ServerConfig.java": config,
+                                         "p/Connection.java": conn, "p/Server.java": user},
+                              "p/Server.java", 5)
+    # the blank line below two `ServerConfig.getLimitN()` fields: the getters not
+    # used yet are likely next, more than a member of a type used elsewhere
+    assert scores["getLimit2"][0] >= CURSOR_TYPE_MEMBER
+    assert scores["getLimit3"][0] >= CURSOR_TYPE_MEMBER
