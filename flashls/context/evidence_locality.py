@@ -17,8 +17,8 @@ from dataclasses import replace
 from typing import Sequence
 
 LOCALITY_LANGUAGES = frozenset({"java"})  # LanguageSpec.resolver values (C/C++: -2.5 on dev)
-LOCALITY_POINTS = 10.0  # the bonus of a use on the lines next to the cursor
-LOCALITY_SCALE = 12.0  # lines at which the bonus has halved
+LOCALITY_POINTS = 20.0  # the bonus of a use on the lines next to the cursor (10: dev -1 point)
+LOCALITY_SCALE = 30.0  # lines at which the bonus has halved (12: dev -0.5)
 FAR_LINES = 10_000  # uses on import lines only: no bonus
 
 

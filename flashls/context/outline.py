@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
+from .brief_c import shorten as shorten_c
 from .brief_lang import language_brief
 from .languages import LanguageSpec
 from .memo import CHUNK_MEMO_SIZE
@@ -206,6 +207,7 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
         # from the redacted lines: the brief form only leaves lines out (or adds an
         # elision), so it needs no redaction of its own
         short_head, short_tail = _brief(spec, d, lines, container, list(head_t), list(tail_t))
+        short_head, short_tail = shorten_c(spec.resolver, d.kind, d.name, short_head, short_tail)
         if short_head == list(head_t) and short_tail == list(tail_t):
             brief = (head_t, tail_t, head_cost + tail_cost)
         else:

@@ -34,6 +34,7 @@ from typing import Sequence
 from .evidence import FAR, Evidence, anchor_range, gather
 from .evidence_c import scoring_parent
 from .evidence_java import adjust as adjust_java
+from .evidence_javacpp import revise as revise_javacpp
 from .evidence_locality import with_locality
 from .evidence_lang import adjust as adjust_for_language
 from .evidence_pyjs import revise as revise_pyjs, revise_context as revise_pyjs_context
@@ -367,6 +368,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
                                       _module_use(f, ev), typed_memo))
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     cands = adjust_java(cands, analysis, files, ev, resolver)  # private, unused imports
+    cands = revise_javacpp(resolver, analysis, files, ev, cands, cursor_line)  # Java, C/C++
     cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
     cands = revise_pyjs(resolver, files, cands)  # Python, JS/TS: overloads
     cands = revise_pyjs_context(analysis, files, ev, cands, cursor_line)  # receivers typed elsewhere

@@ -1,0 +1,53 @@
+"""C/C++ brief forms: one line per declaration where the rest says little.
+
+Beside a 1,100-token window the stable tier of a C/C++ request gets about 720 tokens,
+and header libraries spend them badly in their shared brief form (measured on the dev
+half of `benchmarks.real_context`):
+
+* a namespace is a container every member needs (`outline.closure`), and its brief
+  form was three lines (`namespace detail`, `{`, `} // namespace detail`): headers
+  reopen `detail` a dozen times, so a request sent 10-15 of them at 11-15 tokens each.
+  Its line naming it is enough (the members' indentation shows what is inside);
+* a class or struct whose base clause runs over lines
+  (`struct is_specialized : std::integral_constant<bool,` and three lines of `||`)
+  cost 50-100 tokens; the lines above the one naming it (its `template <...>` line
+  stays) and that line say what it is;
+* a macro's continuation lines (`#define X(a) \\` and the body below) are its body.
+
+`outline.build_items` calls `shorten` through one hook line; the full form (code
+actions) is unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+NAMESPACE_KINDS = frozenset({"module"})
+ONE_LINE_KINDS = frozenset({"class", "struct", "enum", "macro", "type", "union"})
+_TEMPLATE = re.compile(r"^\s*template\s*<")
+
+
+def _naming_line(name: str, head: Sequence[str]) -> int | None:
+    if not name:
+        return None
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    return next((i for i, line in enumerate(head) if word.search(line)), None)
+
+
+def shorten(resolver: str, kind: str, name: str, head: Sequence[str], tail: Sequence[str]
+            ) -> tuple[list[str], list[str]]:
+    """The C/C++ brief form of one entry (`head`, `tail`: the shared brief form);
+    unchanged for the other languages and where no line names the entry."""
+    head, tail = list(head), list(tail)
+    if resolver != "c":
+        return head, tail
+    at = _naming_line(name, head)
+    if at is None:
+        return head, tail
+    if kind in NAMESPACE_KINDS:
+        return [head[at]], []
+    if kind in ONE_LINE_KINDS and at < len(head) - 1:
+        kept = [line for line in head[:at] if _TEMPLATE.match(line)]
+        return kept + [head[at]], tail
+    return head, tail
