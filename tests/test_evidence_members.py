@@ -5,23 +5,9 @@ that rule (the assertions fail with it removed)."""
 from pathlib import Path
 
 from flashls.context import ranking
-from flashls.context.assemble import assemble_context
-from flashls.context.document import Document
-from flashls.context.syntax import ParsedDocument
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
-from tests.files import write
-
-
-def _sent(tmp_path: Path, files: dict[str, str], current: str, text: str, budget: int) -> str:
-    write(tmp_path, files)
-    path = tmp_path / current
-    path.write_text(text)
-    pdoc = ParsedDocument.open(Document(path.as_uri(), text, "", 1), str(path))
-    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
-    ranking.forget()
-    ctx = assemble_context(pdoc, len(text), budget_tokens=budget, workspace=ws)
-    return "".join(p.text for p in ctx.parts)
+from tests.files import sent_context as _sent, write
 
 
 def test_a_file_importing_more_modules_than_fit_reads_the_most_used_one(tmp_path):

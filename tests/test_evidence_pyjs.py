@@ -2,7 +2,6 @@
 builds a small workspace whose needed signature is in the request only with that
 evidence (the assertions fail with it removed)."""
 
-from pathlib import Path
 
 from flashls.context import ranking
 from flashls.context.assemble import assemble_context
@@ -11,18 +10,7 @@ from flashls.context.evidence import line_receivers
 from flashls.context.syntax import ParsedDocument
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
-
-
-def _sent(tmp_path: Path, files: dict[str, str], current: str, text: str, budget: int) -> str:
-    for name, body in files.items():
-        (tmp_path / name).write_text(body)
-    path = tmp_path / current
-    path.write_text(text)
-    pdoc = ParsedDocument.open(Document(path.as_uri(), text, "", 1), str(path))
-    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
-    ranking.forget()
-    ctx = assemble_context(pdoc, len(text), budget_tokens=budget, workspace=ws)
-    return "".join(p.text for p in ctx.parts)
+from tests.files import sent_context as _sent
 
 
 PIPE = "export class Stream<T> {\n" + "".join(
