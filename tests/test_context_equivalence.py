@@ -351,17 +351,21 @@ def test_far_node_memo_equals_a_fresh_gather(tmp_path, monkeypatch, name, resolv
 
 
 def _memory():
+    """What the documents remember, but the last version's demand (summed afresh)."""
     from collections import OrderedDict
     from flashls.context import rank_memo
-    return {k: OrderedDict(d.anchors) for k, d in rank_memo._DOCS.items()}
+    return {k: (OrderedDict(d.anchors), d.order, dict(d.sent), d.freed, d.stable_used)
+            for k, d in rank_memo._DOCS.items()}
 
 
 def _restore(saved) -> None:
     from collections import OrderedDict
     from flashls.context import rank_memo
     rank_memo._DOCS.clear()
-    for k, anchors in saved.items():
-        rank_memo._DOCS[k] = rank_memo._Doc(OrderedDict(anchors))
+    for k, (anchors, order, sent, freed, stable_used) in saved.items():
+        rank_memo._DOCS[k] = rank_memo._Doc(OrderedDict(anchors), order=order,
+                                            sent=dict(sent), freed=freed,
+                                            stable_used=stable_used)
 
 
 def _stable_replay(ws: Workspace, path: Path, text: str, seed: int, steps: int, monkeypatch):

@@ -175,7 +175,11 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         total -= parts[drop].tokens
         parts = parts[:drop] + parts[drop + 1:]
     if analysis is not None:  # the last prompt's part order (`rank_memo.stable_order`)
-        parts = stable_order(doc.uri, parts)
+        def make_part(part_source: str, part_text: str) -> ContextPart:
+            return corrected_parts(pdoc.spec, [_part("neighbors", part_source, part_text)])[0]
+        before = sum(p.tokens for p in parts)
+        parts = stable_order(doc.uri, parts, make_part, budget - total)
+        total += sum(p.tokens for p in parts) - before
     return AssembledContext(tuple(parts), window.prefix, window.suffix, window.start_line,
                             total, budget)
 

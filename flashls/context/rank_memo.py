@@ -37,7 +37,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from cachetools import LRUCache
@@ -49,6 +49,7 @@ from .memo import line_identifiers
 from .moved_items import item_starts
 from .neighbors import NeighborFile
 from .outline import CONTAINER_KINDS, Item
+from .part_addenda import added_lines
 
 ANCHORS_PER_DOCUMENT = 4
 NOT_ANCHORS = frozenset({"import", "variable", "constant", "field", "type", "macro"})
@@ -77,7 +78,8 @@ class Kept:
 class _Doc:
     anchors: OrderedDict  # anchor key -> Kept, most recent last
     demand: tuple | None = None  # (items, their whole cost) of the last version seen
-    order: tuple = ()  # (tier, source) of the neighbor parts of the last prompt, in order
+    order: tuple = ()  # (tier, source, addition?) of the last prompt's neighbor parts
+    sent: dict = field(default_factory=dict)  # source -> the text kept in place for it
     freed: int | None = None  # what the window at the top of the file last gave back
     stable_used: int | None = None  # the stable tier's tokens in the last prompt
 
@@ -346,7 +348,7 @@ def _in_prompt_order(held: list[tuple[int, int]], files: Sequence[NeighborFile],
     if not order:
         return held
     place = {k: i for i, k in enumerate(order)}
-    keys = [("neighbors", f.source) for f in files]
+    keys = [("neighbors", f.source, 0) for f in files]
     outline = len(order) + 1
     return sorted(held, key=lambda h: place.get(keys[h[0]], len(order)) if h[0] >= 0
                   else outline)
@@ -400,24 +402,46 @@ def _store(anchors: OrderedDict, key, kept: Kept | None, keys: frozenset,
             del anchors[next(iter(anchors))]
 
 
-def stable_order(doc_key: str, parts: list) -> list:
+def stable_order(doc_key: str, parts: list, make_part=None, room: int = 0) -> list:
     """`parts` (neighbors by path, outline, recent code) with the neighbor parts in the
     order the document's last prompt had them, and the ones new since after those:
     a neighbor file whose first entry is added mid-anchor (a name just typed) then
     leaves the bytes of the parts before it as they were, instead of being sorted in
     among them. The tiers keep their order (neighbors, outline, recent). With no
-    earlier prompt: `parts` unchanged."""
+    earlier prompt: `parts` unchanged.
+
+    With `make_part(source, text)`, a kept file whose entries were only added to keeps
+    the text it was sent with in place, and the added lines go after the other
+    neighbor parts as a second part of the same file (`part_addenda`), as long as the
+    extra label fits in `room` tokens."""
     with _LOCK:
         doc = _DOCS.get(doc_key)
     if doc is None:
         return parts
     neighbors = [p for p in parts if p.tier == "neighbors"]
+    keyed = []
+    sent = {}
+    for p in neighbors:
+        base = doc.sent.get(p.source)
+        extra = added_lines(base, p.text) if make_part is not None and base is not None \
+            and base != p.text else None
+        if extra:
+            head, tail = make_part(p.source, base), make_part(p.source, extra)
+            cost = head.tokens + tail.tokens - p.tokens
+            if cost <= room:
+                room -= cost
+                keyed += [((p.tier, p.source, 0), head), ((p.tier, p.source, 1), tail)]
+                sent[p.source] = base
+                continue
+        keyed.append(((p.tier, p.source, 0), p))
+        sent[p.source] = p.text
     place = {k: i for i, k in enumerate(doc.order)}
-    kept = sorted((p for p in neighbors if (p.tier, p.source) in place),
-                  key=lambda p: place[(p.tier, p.source)])
-    ordered = kept + [p for p in neighbors if (p.tier, p.source) not in place]
-    doc.order = tuple((p.tier, p.source) for p in ordered)
-    return ordered + [p for p in parts if p.tier != "neighbors"]
+    known = sorted((kp for kp in keyed if kp[0] in place), key=lambda kp: place[kp[0]])
+    fresh = [kp for kp in keyed if kp[0] not in place]
+    ordered = known + sorted(fresh, key=lambda kp: kp[0][2])  # new files, then additions
+    doc.order = tuple(k for k, _ in ordered)
+    doc.sent = sent
+    return [p for _, p in ordered] + [p for p in parts if p.tier != "neighbors"]
 
 
 def held_share(doc_key: str, share, freed: int, room: int, at_top: bool):
