@@ -125,3 +125,16 @@ async def test_a_superseded_request_leaves_no_cycle_holding_its_snapshot(no_cycl
                 "a superseded request's snapshot is kept alive by a reference cycle"
         finally:
             await client.aclose()
+
+
+def test_rendering_an_outline_leaves_no_cyclic_garbage(no_cyclic_gc):
+    """`render` runs on every context build; a recursive local function is a cycle
+    (function -> its closure cell -> function) holding the rendered lines."""
+    from flashls.context.outline import Item, render
+    items = (Item("Box", "class", 1, 0, 9, ("class Box:",), (), -1, 3),
+             Item("get", "method", 2, 1, 2, ("    def get(self): ...",), (), 0, 5),
+             Item("put", "method", 2, 3, 4, ("    def put(self, v): ...",), (), 0, 6))
+    gc.collect()
+    assert render(items, {0, 1, 2}) == ("class Box:\n    def get(self): ...\n"
+                                        "    def put(self, v): ...\n")
+    assert gc.collect() == 0
