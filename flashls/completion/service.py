@@ -134,6 +134,9 @@ class _Generation:
     uri: str
     before: str
     after: str
+    # the upstream task while it runs; None once it ended (`_produce`): a cancelled or
+    # failed task keeps its exception, whose traceback holds `_produce`'s frame, which
+    # holds this generation: kept, it would make the request's snapshot a cycle
     task: asyncio.Task | None = None
     partial: str = ""
     waiters: int = 0
@@ -304,7 +307,8 @@ class CompletionEngine:
         timeout_s = settings.completion.timeout_ms / 1000.0
         try:
             return await asyncio.wait_for(
-                self._work(me, uri, pdoc, offset, before, after, key, generation,
+                self._work(me, uri, pdoc, offset, before, after, key,
+                           generation.task if generation else None,
                            settings, invoked, immediate), timeout_s)
         except asyncio.TimeoutError:
             if me.waiting_on_model:  # the API did not answer in time: back off like
@@ -321,6 +325,7 @@ class CompletionEngine:
                 self._release(generation)
             if self._jobs.get(uri) is me:
                 del self._jobs[uri]
+            me.task = None  # (as `_Generation.task`: the cancelled task's traceback)
 
     def _attachable(self, uri: str, before: str, after: str) -> _Generation | None:
         if not self.reuse_inflight:
@@ -349,12 +354,14 @@ class CompletionEngine:
                           offset + cached.replace_suffix, cached.model, source)
 
     async def _work(self, me: _Job, uri: str, pdoc: ParsedDocument, offset: int, before: str,
-                    after: str, key: CacheKey, generation: _Generation | None,
+                    after: str, key: CacheKey, attached: asyncio.Task | None,
                     settings: Settings, invoked: bool, immediate: bool) -> Outcome:
-        if generation is not None:
+        """`attached`: the task of a generation in flight this request waits for
+        (taken when attaching: the generation lets go of it when it ends)."""
+        if attached is not None:
             me.waiting_on_model = True
             try:
-                await asyncio.shield(generation.task)
+                await asyncio.shield(attached)
             except ModelError:
                 return Outcome([], "none", "upstream error")
             me.waiting_on_model = False
@@ -476,6 +483,7 @@ class CompletionEngine:
             result = await self._generate(gen, request, settings)
         finally:
             self._unregister(gen)
+            gen.task = None  # no cycle task -> exception -> this frame -> gen -> task
         finish_started = time.perf_counter()
         if invoked:
             cleaned_all = self.variants([result.text], snapshot, offset, shape)

@@ -263,6 +263,7 @@ def render(items: tuple[Item, ...], selected: set[int], brief: bool = False) -> 
             if items[index].parent != -1:
                 continue  # a member without its container is never rendered
             emit(index)
+    del emit  # it refers to itself: a cycle left for the collector (see gc_policy)
     return "".join(line + "\n" for line in out)
 
 

@@ -32,7 +32,10 @@ REPARSE_SLICE_S = 0.02
 # documents at least this big parse only the edited region on a request while their
 # whole tree is stale (`local_parse`); smaller ones reparse the whole tree
 REGION_MIN_BYTES = BACKGROUND_BYTES
-_READ_BYTES = 1 << 16
+# what the read callback returns at a time: py-tree-sitter 0.26.1 never frees some of
+# these chunks (a halted parse re-reads one on each resume), so they stay small: with
+# 64 KB chunks a big file's background parse leaked MBs; 1 KB costs no parse time
+_READ_BYTES = 1 << 10
 
 
 @dataclass
