@@ -100,8 +100,8 @@ def query_steps(spec: LanguageSpec) -> Iterator[None]:
 
 def preparation_steps(pdoc: ParsedDocument, slice_s: float = SLICE_S) -> Iterator[None]:
     """Parse (if needed), then analyze the document as it is now and build the
-    ranking's first tables from that analysis, yielding every `slice_s` seconds. The document may change between steps: edits during the parse
-    are replayed on its tree, and an analysis under way finishes on the version it
+    ranking's first tables from that analysis, yielding every `slice_s` seconds. The
+    document may change between steps: edits during the parse are replayed on its tree, and an analysis under way finishes on the version it
     began with (the next request updates it incrementally). Stops early when the text
     is replaced; the caller repeats while `needs_background` holds."""
     syntax = pdoc.syntax

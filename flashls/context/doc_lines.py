@@ -15,6 +15,16 @@ from typing import Iterator, Sequence, overload
 from .document import Document
 
 
+def checked_index(index: int, length: int) -> int:
+    """`index` of a sequence of `length` items as a list takes it (negative from the
+    end), or IndexError."""
+    if index < 0:
+        index += length
+    if not 0 <= index < length:
+        raise IndexError(index)
+    return index
+
+
 class DocumentLines:
     """The sequence `split_lines(doc.text)`, without splitting the text."""
 
@@ -32,11 +42,7 @@ class DocumentLines:
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self.doc.line_text(i) for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        return self.doc.line_text(index)
+        return self.doc.line_text(checked_index(index, len(self)))
 
 
 BLOCK = 512  # lines per block of `BlockLines` (a patch copies one block or two)
@@ -86,11 +92,7 @@ class BlockLines(Sequence[str]):
             return self._range(start, stop)
         lo, hi, block = self._last
         if not lo <= index < hi:
-            n = len(self)
-            if index < 0:
-                index += n
-            if not 0 <= index < n:
-                raise IndexError(index)
+            index = checked_index(index, len(self))
             lo, hi, block = self._block(index)
         return block[index - lo]
 

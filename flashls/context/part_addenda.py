@@ -13,10 +13,11 @@ lives in `rank_memo`.
 from __future__ import annotations
 
 
-def added_lines(base: str, text: str) -> str | None:
+def added_lines(base: str | None, text: str) -> str | None:
     """The lines of `text` that are not the lines of `base`, in `text`'s order, when
-    `base`'s lines appear in `text` in the same order (entries were only added);
-    None when a line of `base` is gone (an entry was dropped or changed)."""
+    `base`'s lines appear in `text` in the same order (entries were only added; ""
+    when none were); None when a line of `base` is gone (an entry was dropped or
+    changed) or nothing was sent before (`base` None or empty)."""
     if not base:
         return None
     old = base.splitlines(keepends=True)

@@ -423,8 +423,7 @@ def stable_order(doc_key: str, parts: list, make_part=None, room: int = 0) -> li
     sent = {}
     for p in neighbors:
         base = doc.sent.get(p.source)
-        extra = added_lines(base, p.text) if make_part is not None and base is not None \
-            and base != p.text else None
+        extra = added_lines(base, p.text) if make_part is not None else None
         if extra:
             head, tail = make_part(p.source, base), make_part(p.source, extra)
             cost = head.tokens + tail.tokens - p.tokens
@@ -465,15 +464,19 @@ def held_share(doc_key: str, share, freed: int, room: int, at_top: bool):
     if at_top and doc.freed is not None:
         held = max(freed, min(doc.freed, room))
     fills = share(held)
-    used = fills["stable"].used if "stable" in fills else 0
+    used = _stable_tokens(fills)
     if held != freed and doc.stable_used is not None and used < doc.stable_used:
         held = freed  # the hold no longer keeps the selection: take the step
         fills = share(freed)
-        used = fills["stable"].used if "stable" in fills else 0
+        used = _stable_tokens(fills)
     with _LOCK:
         doc.freed = held if at_top else None
         doc.stable_used = used
     return fills
+
+
+def _stable_tokens(fills: dict) -> int:
+    return fills["stable"].used if "stable" in fills else 0
 
 
 def forget() -> None:
