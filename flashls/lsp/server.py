@@ -246,7 +246,7 @@ def create_server() -> FlashServer:
                                        params: lsp.DidChangeConfigurationParams) -> None:
         settings = params.settings
         if isinstance(settings, dict) and isinstance(settings.get(SECTION), dict):
-            session.update_settings(settings[SECTION], source="didChangeConfiguration")
+            session.push_settings(settings[SECTION])
         else:  # VS Code style: "something changed, pull again"
             await session.pull_settings()
 

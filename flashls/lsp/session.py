@@ -167,6 +167,7 @@ class Session:
         self.roots: list[Path] = []
         self.client_has_inline_completion = False
         self.client_pulls_configuration = False
+        self._settings_pushes = 0  # didChangeConfiguration with settings: see pull_settings
         self.language_toggles: dict[str, bool] = {}  # flashls.toggleCompletions {languageId}
         self.messages = Messages(server)
         self.events = StatusEvents(self)
@@ -232,8 +233,12 @@ class Session:
             self.update_settings(raw, source="initializationOptions")
 
     async def pull_settings(self) -> None:
+        """Read the settings from the editor. If the editor pushed its settings while
+        the question was out, its answer is the same or older than the push (it may have
+        been written before the push but resumed here after it): the push stands."""
         if not self.client_pulls_configuration:
             return
+        pushes = self._settings_pushes
         try:
             result = await asyncio.wait_for(
                 self.server.workspace_configuration_async(lsp.ConfigurationParams(
@@ -242,8 +247,16 @@ class Session:
         except Exception as err:
             log.warning("could not read settings from the editor: %s", err)
             return
+        if self._settings_pushes != pushes:
+            log.info("settings pushed while they were read: keeping the pushed ones")
+            return
         if result and isinstance(result[0], dict):
             self.update_settings(result[0], source="workspace/configuration")
+
+    def push_settings(self, raw: Any) -> None:
+        """The editor sent its whole settings object (`didChangeConfiguration`)."""
+        self._settings_pushes += 1
+        self.update_settings(raw, source="didChangeConfiguration")
 
     def update_settings(self, raw: Any, *, source: str) -> None:
         previous = self.settings
