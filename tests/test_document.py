@@ -112,3 +112,34 @@ def test_lazily_shifted_line_starts_and_byte_marks_match_a_fresh_document(monkey
             assert d.line_text(line) == fresh.line_text(line)
             assert d.offset_at(line, 2) == fresh.offset_at(line, 2)
         assert d.starts == line_starts(d.text)
+
+
+def test_edits_through_text_pieces_equal_the_plain_splice(monkeypatch):
+    """An edit rebuilds the text from pieces (`CHUNK_CHARS`): edits within a piece,
+    across several, at both ends, pastes longer than two pieces and deletions that
+    empty some give exactly the text of the plain splice, and the pieces stay the
+    text's (a copy taken before an edit keeps its own)."""
+    import random
+
+    from flashls.context import document
+    from flashls.context.document import Document
+    monkeypatch.setattr(document, "CHUNK_CHARS", 4)
+    rng = random.Random(11)
+    alphabet = ["a", "\n", "é", "😀", " ", "bc", "\r\n"]
+    for _ in range(400):
+        d = Document("file:///x", "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))),
+                     encoding="utf-32")
+        for _ in range(10):
+            s = rng.randint(0, len(d.text))
+            e = min(len(d.text), s + rng.choice([0, 0, 1, 3, 9, 30]))
+            new = "".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 2, 12])))
+            ps, pe = d.position_at(s), d.position_at(e)
+            a, b = d.offset_at(*ps), d.offset_at(*pe)
+            expected = d.text[:a] + new + d.text[b:]
+            before = d.copy()
+            kept = before.text
+            d.apply_change(ps, pe, new)
+            assert d.text == expected == "".join(d._chunks)
+            assert list(d._chunk_starts) == [sum(map(len, d._chunks[:k]))
+                                             for k in range(len(d._chunks))]
+            assert all(d._chunks) and before.text == kept

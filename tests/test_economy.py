@@ -249,3 +249,21 @@ async def test_an_edit_during_the_wait_cancels_the_request(engine, fake):
     outcome = await pending
     assert outcome.suggestions == [] and "changed" in outcome.reason
     assert fake.completion_requests() == []
+
+
+async def test_the_debounce_counts_from_the_keystroke_not_from_the_request(engine, fake):
+    """The wait ends `debounceMs` after the keystroke that brought the request: the
+    time its messages took to be read and handled is part of it. The debouncer's
+    clock is stepped: the keystroke at 100 s, the request handled 59.99 s later with a
+    60 s debounce, so 10 ms are left (counted from the request, a minute)."""
+    settings = engine.settings()
+    long_wait = dataclasses.replace(settings, completion=dataclasses.replace(
+        settings.completion, debounce_ms=60_000))
+    engine.settings = lambda: long_wait
+    now = [100.0]
+    engine.debouncer.clock = lambda: now[0]
+    ed = Editor(engine, engine.docs, "result = █\n")
+    ed.type("t")  # the keystroke, at 100 s
+    now[0] += 59.99
+    outcome = await asyncio.wait_for(ed.ask(), 20)
+    assert outcome.suggestions and len(fake.completion_requests()) == 1

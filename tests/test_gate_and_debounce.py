@@ -92,3 +92,18 @@ def test_debounce_is_shorter_at_pause_points_and_clamped():
 def test_explicit_setting_overrides():
     assert Debouncer(clock=Clock()).delay_ms("x", "", 0) == 0
     assert Debouncer(clock=Clock()).delay_ms("x", "", 250) == 250
+
+
+def test_the_wait_counts_from_the_keystroke_that_brought_the_request():
+    clock = Clock()
+    d = Debouncer(clock=clock)
+    d.note_keystroke("a")  # at 100.0
+    clock.now += 0.004  # the request is read and handled 4 ms later
+    assert round(d.remaining_ms("a", 75, arrived=100.003), 6) == 71
+    # a request with no recent keystroke (the cursor moved) waits the whole delay
+    # from its own arrival, as does one for a document never typed in
+    clock.now = 200.0
+    assert d.remaining_ms("a", 75, arrived=200.0) == 75
+    assert round(d.remaining_ms("b", 75, arrived=199.99), 6) == 65
+    clock.now = 300.0
+    assert d.remaining_ms("a", 75, arrived=299.0) == 0  # never negative

@@ -136,3 +136,39 @@ def test_an_enter_moves_the_following_items_lazily_and_reads_stay_the_same_objec
     assert now.usages == want.usages and now.usages[-1] == want.usages[-1]
     assert got[-1] is got[-1] and got[-1].start == before[-1].start + 3
     assert got._flat is None  # nothing iterated it
+
+
+def test_typing_in_a_body_keeps_the_items_object_and_its_tables(path):
+    """A keystroke that changes no item (typing inside a body) keeps the last
+    version's items as the very same object (every table keyed on it then holds),
+    the same top-level starts, levels and total, and leaves the usages unbuilt;
+    all equal to a fresh analysis's."""
+    from flashls.context import outline
+    uri = "file:///w/moved.py"
+    pdoc = ParsedDocument.open(Document(uri, TEXT, "python", 1), uri)
+    before = local_parse.current_analysis(pdoc)
+    row = TEXT.split("\n").index("        return v + 7")
+    for _ in range(3):
+        line = pdoc.doc.line_text(row)
+        pdoc.apply_change((row, len(line)), (row, len(line)), "1")
+        pdoc.doc.version += 1
+        now = local_parse.current_analysis(pdoc.snapshot())
+        assert not local_parse.provisional(pdoc)
+        assert now is not before and now.items is before.items
+        assert now.top_starts is before.top_starts
+        assert isinstance(now.usages, MovedUsages) and now.usages._flat is None
+    fresh_uri = "file:///w/fresh.py"
+    fresh = ParsedDocument.open(Document(fresh_uri, pdoc.doc.text, "python", 1), fresh_uri)
+    want = analysis._analyze_tree(fresh.spec, fresh.doc.text, fresh.tree())
+    assert now.items == want.items and now.top_starts == want.top_starts
+    assert now.usages == want.usages
+    assert dict(now.ident_counts) == analysis._ident_counts(want.usages)
+    assert outline._levels(now.items) == outline._levels(tuple(want.items))
+    assert outline.outline_demand(now.items, (0, 0)) == \
+        outline.outline_demand(tuple(want.items), (0, 0))
+    # an edit that does change an item (its signature) builds new items
+    row = TEXT.split("\n").index("def f7(v):")
+    pdoc.apply_change((row, 6), (row, 6), "w")
+    pdoc.doc.version += 1
+    changed = local_parse.current_analysis(pdoc.snapshot())
+    assert changed.items is not now.items and any(it.name == "f7w" for it in changed.items)

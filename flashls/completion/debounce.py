@@ -39,6 +39,17 @@ class Debouncer:
         if 0 < gap < self.ignore_gap_ms:
             self.avg_gap_ms += 0.2 * (gap - self.avg_gap_ms)
 
+    def remaining_ms(self, uri: str, delay_ms: float, arrived: float) -> float:
+        """What is left of a `delay_ms` wait for a request that arrived at `arrived` (on
+        this clock): counted from the last keystroke on `uri` when that came less than
+        the delay before the request (the keystroke that brought it: the time its
+        messages took to be read and handled is part of the wait, not added to it),
+        else from the arrival (the cursor moved: the whole delay from there)."""
+        key = self._last_key.get(uri)
+        start = key if key is not None and 0 <= arrived - key < delay_ms / 1000.0 \
+            else arrived
+        return max(0.0, delay_ms - (self.clock() - start) * 1000.0)
+
     def note_latency(self, seconds: float) -> None:
         self.avg_latency_ms += 0.2 * (seconds * 1000.0 - self.avg_latency_ms)
 

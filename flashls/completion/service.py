@@ -157,6 +157,7 @@ class _Job:
     task: asyncio.Task | None
     superseded: bool = False
     waiting_on_model: bool = False  # past debounce and context: the model is the wait
+    arrived: float = 0.0  # when the request arrived (the debouncer's clock)
 
 
 @dataclass
@@ -276,6 +277,7 @@ class CompletionEngine:
         the suggestion must extend. Offsets in the result are in that virtual text.
         """
         self.stats.requests += 1
+        arrived = self.debouncer.clock()
         settings = self.settings()
         pdoc = self.documents.get(uri)
         if pdoc is None:
@@ -294,7 +296,7 @@ class CompletionEngine:
             self.stats.cache_served += 1
             return Outcome([self._from_cache(uri, cached, offset, "cache")], "cache")
 
-        me = _Job(asyncio.current_task())
+        me = _Job(asyncio.current_task(), arrived=arrived)
         previous = self._jobs.get(uri)
         generation = self._attachable(uri, before, after)
         if generation:
@@ -378,6 +380,8 @@ class CompletionEngine:
         delay_ms = 0.0 if invoked or immediate else self.debouncer.delay_ms(
             before[line_start:], after[: line_end if line_end >= 0 else len(after)],
             settings.completion.debounce_ms)
+        if delay_ms:  # counted from the keystroke, not from here
+            delay_ms = self.debouncer.remaining_ms(uri, delay_ms, me.arrived)
         # Build the context inside the end of the debounce wait, not after it: the
         # request then leaves when the wait ends. If the text changed meanwhile (an
         # edit that brought no new request) the cursor offset is stale: give up, the

@@ -29,7 +29,7 @@ from .edit_span import DocEdits
 from .ident_counts import updated
 from .languages import LanguageSpec
 from .memo import line_identifiers
-from .moved_items import MovedUsages, pieces_of, spliced
+from .moved_items import MovedUsages, lazy_spliced, pieces_of, spliced
 from .outline import Item, build_items, outline_levels, remember_levels
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
@@ -876,12 +876,23 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[st
         tail_imports = old.imports[im_f:]
         tail_tops = old.top_starts[it_f:]
         tail_usages = pieces_of(old.usages, iu_f, len(old.usages))
-    items = spliced(pieces_of(old_items, 0, ib), tuple(mid_items), tail_items, bool(dr))
-    note_splice(old_items, items, ib, len(old_items) - ia_f)  # the ranking's demand
+    # typing inside a body changes no item: the last version's items stay the very
+    # same object, and every table keyed on them (the ranking's, the outline's) holds
+    same_items = not dr and _same_run(old_items, ib, ia_f, mid_items)
+    if same_items:
+        items = old_items
+    else:
+        items = spliced(pieces_of(old_items, 0, ib), tuple(mid_items), tail_items, bool(dr))
+        note_splice(old_items, items, ib, len(old_items) - ia_f)  # the ranking's demand
     imports = old.imports[:mb] + tuple(mid_imports) + tail_imports
-    top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
-    usages = spliced(pieces_of(old.usages, 0, ub), tuple(mid_usages), tail_usages, bool(dr),
-                     MovedUsages)
+    if not dr and _same_run(old.top_starts, tb, it_f, mid_tops):
+        top_starts = old.top_starts
+    else:
+        top_starts = old.top_starts[:tb] + tuple(mid_tops) + tail_tops
+    # the usages are only ever iterated (evidence of a new anchor): kept as pieces,
+    # built into one tuple by the first reader, not by every keystroke
+    usages = lazy_spliced(pieces_of(old.usages, 0, ub), tuple(mid_usages), tail_usages,
+                          MovedUsages)
     package = None
     packaged = False  # some node declares a package (Go, Java): look at every node
     if state.packaged or any(rec.chunk.package is not None
@@ -895,7 +906,29 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[st
     import_lines = frozenset(i for imp in imports for i in range(imp.start, imp.end + 1))
     result = Analysis(spec, lines, items, imports, package, top_starts, import_lines, usages,
                       counts)
-    # outline levels: the same splice, per level
+    if same_items:  # the same items: the same levels and total
+        levels, total = state.levels, state.total
+    else:
+        levels, total = _spliced_levels(state, old_items, mid_items, ib, ia_f, di, dr)
+    remember_levels(items, levels, total)
+    shift = n_mid - (first_after - n_before)
+    errors = tuple([i for i in state.errors if i < n_before]
+                   + [i for i in range(n_before, n_before + n_mid)
+                      if new_recs[i].chunk.has_error]
+                   + [i + shift for i in state.errors if i >= first_after])
+    return result, _State(source, lines, new_recs, counts, result, at, levels, total,
+                          packaged, errors=errors)
+
+
+def _same_run(old: Sequence, lo: int, hi: int, mid: Sequence) -> bool:
+    """Whether `mid` equals old[lo:hi] (the edited nodes' entries came out as before)."""
+    return len(mid) == hi - lo and tuple(old[lo:hi]) == tuple(mid)
+
+
+def _spliced_levels(state: _State, old_items: Sequence[Item], mid_items: list[Item],
+                    ib: int, ia_f: int, di: int, dr: int) -> tuple[list, int]:
+    """The outline levels and total cost after the splice: the old levels cut at the
+    edited items, the following ones shifted, the edited nodes' items put in."""
     levels = []
     for idx, starts, ends in state.levels:
         k1 = bisect.bisect_left(idx, ib)
@@ -918,14 +951,7 @@ def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[st
             ends[k1:k1] = m_ends
     total = state.total - sum(x.tokens for x in old_items[ib:ia_f]) + \
         sum(x.tokens for x in mid_items)
-    remember_levels(items, levels, total)
-    shift = n_mid - (first_after - n_before)
-    errors = tuple([i for i in state.errors if i < n_before]
-                   + [i for i in range(n_before, n_before + n_mid)
-                      if new_recs[i].chunk.has_error]
-                   + [i + shift for i in state.errors if i >= first_after])
-    return result, _State(source, lines, new_recs, counts, result, at, levels, total,
-                          packaged, errors=errors)
+    return levels, total
 
 
 def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from array import array
 import operator
 import re
 from dataclasses import dataclass, field
@@ -35,6 +36,10 @@ def scrub(text: str) -> str:
 
 
 MARK_CHARS = 1 << 15  # spacing of `Document.byte_at`'s checkpoints
+# an edit rebuilds the text from pieces of about this many characters: slicing a
+# non-ASCII string scans every character of the slice (for its widest one), so
+# `text[:s] + new + text[e:]` costs 5 ms on `lib.dom.d.ts`; joining pieces is a copy
+CHUNK_CHARS = 1 << 16
 EDITS_KEPT = 32  # edits a document remembers (`Document.edits`, `edit_span.since`)
 # every text a Document gets draws a new number: (uri, serial) names the content
 # without hashing it (2 MB per keystroke), copies share it
@@ -72,15 +77,22 @@ def units(text: str, encoding: Encoding) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
-def line_starts(text: str) -> list[int]:
+def _ints(values=()) -> array:
+    """Line starts as machine integers: an edit's copies of the table are memcpy, not
+    a reference count touched per line (40,000 of them per keystroke, most not in
+    the cache: milliseconds on `lib.dom.d.ts` under load)."""
+    return array("q", values)
+
+
+def line_starts(text: str) -> array:
     if "\r" not in text:  # lengths of split lines: 5x faster than the regex on 2 MB
         lines = text.split("\n")
         lines.pop()
         # line i+1 starts after i+1 line breaks and the lengths of lines 0..i; summed
         # without a Python-level step per line (a third faster on 40,000 lines)
-        return [0, *map(operator.add, itertools.accumulate(map(len, lines)),
-                        itertools.count(1))]
-    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+        return _ints([0, *map(operator.add, itertools.accumulate(map(len, lines)),
+                              itertools.count(1))])
+    return _ints([0] + [m.end() for m in _NEWLINE.finditer(text)])
 
 
 @dataclass
@@ -90,7 +102,7 @@ class Document:
     language_id: str = ""
     version: int = 0
     encoding: Encoding = "utf-16"
-    _starts: list[int] | None = field(default=None, repr=False)
+    _starts: array | None = field(default=None, repr=False)
     _bytes: bytes | None = field(default=None, repr=False)
 
     _binary: bool | None = field(default=None, repr=False)
@@ -108,6 +120,10 @@ class Document:
     # computed from an earlier version finds what changed since (`edit_span.since`)
     edits: tuple[tuple[int, int, ByteEdit], ...] = field(default=(), repr=False,
                                                           compare=False)
+    # the text as pieces (see CHUNK_CHARS) and their start offsets; None until the
+    # first edit (never mutated: copies share them)
+    _chunks: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    _chunk_starts: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.serial = next(_SERIALS)
@@ -127,15 +143,16 @@ class Document:
 
     # -- lines -------------------------------------------------------------
     @property
-    def starts(self) -> list[int]:
+    def starts(self) -> array:
+        """The line starts (indexable, bisectable; never to be mutated in place)."""
         raw = self._raw_starts()
         if self._shift:
             f = self._shift_from
-            raw = self._starts = raw[:f] + [x + self._shift for x in raw[f:]]
+            raw = self._starts = raw[:f] + _ints([x + self._shift for x in raw[f:]])
             self._shift = 0
         return raw
 
-    def _raw_starts(self) -> list[int]:
+    def _raw_starts(self) -> array:
         if self._starts is None:
             self._starts = line_starts(self.text)
             self._shift = 0
@@ -289,18 +306,28 @@ class Document:
         marks = self._shifted_marks(s, e, len(new_text), len(encoded) - (old_end_byte - start_byte))
         binary = self._binary if self._binary is False and "\x00" not in new_text else None
         before = self.serial
-        self._set_text(self.text[:s] + new_text + self.text[e:])
+        chunks = _edited_chunks(*self._text_chunks(), s, e, new_text)
+        self._set_text("".join(chunks[0]))
+        self._chunks, self._chunk_starts = chunks
         self._binary = binary
         self._marks = marks
         self._rescan(kept)
         if old_bytes is not None:  # splicing bytes is a copy; encoding 2 MB is 6 ms
-            self._bytes = old_bytes[:start_byte] + encoded + old_bytes[old_end_byte:]
+            self._bytes = b"".join((old_bytes[:start_byte], encoded, old_bytes[old_end_byte:]))
         new_end = s + len(new_text)
         new_end_byte = start_byte + len(encoded)
         edit = ByteEdit(start_byte, old_end_byte, new_end_byte,
                         start_point, old_end_point, self.point_at(new_end))
         self._note_edit(before, edit)
         return edit
+
+    def _text_chunks(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        if self._chunks is None:
+            text = self.text
+            self._chunks = tuple(text[i:i + CHUNK_CHARS] for i in range(0, len(text),
+                                                                        CHUNK_CHARS))
+            self._chunk_starts = tuple(range(0, len(text), CHUNK_CHARS))
+        return self._chunks, self._chunk_starts
 
     def _note_edit(self, before: int, edit: ByteEdit) -> None:
         """Remember the edit that took the text from serial `before` to this one (a new
@@ -333,11 +360,11 @@ class Document:
         if not shift:
             f = last
         if f > last:  # stored exactly up to f: bring last..f under the new shift
-            middle = [x - shift for x in raw[last:f]]
+            middle = _ints([x - shift for x in raw[last:f]])
         else:  # lines first..f are under the old shift: apply it to those kept before
-            middle = []
+            middle = _ints()
         head = raw[:first + 1] if f > first else \
-            raw[:f] + [x + shift for x in raw[f:first + 1]]
+            raw[:f] + _ints([x + shift for x in raw[f:first + 1]])
         tail = middle + raw[max(last, f):] if f > last else raw[last:]
         region_end = (tail[0] + shift + delta) if tail else None
         return head, tail, shift + delta, region_end
@@ -349,7 +376,7 @@ class Document:
         found = [m.end() for m in _NEWLINE.finditer(self.text, region_start, end)]
         if tail and found and found[-1] == end:
             found.pop()
-        self._starts = head + found + tail
+        self._starts = head + _ints(found) + tail
         self._shift_from = len(head) + len(found)
         self._shift = shift if tail else 0
 
@@ -362,3 +389,32 @@ class Document:
         self._marks = None
         self._bytes = None
         self._binary = None
+        self._chunks = self._chunk_starts = None
+
+
+def _edited_chunks(chunks: tuple[str, ...], starts: tuple[int, ...], s: int, e: int,
+                   new_text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The pieces of the text with s..e replaced by `new_text`: the pieces holding s
+    and e are cut and joined around it (split again when longer than two pieces'
+    worth, dropped when empty); the others are kept, their starts shifted."""
+    if not chunks:
+        return _pieces(new_text, 0)
+    i = bisect.bisect_right(starts, s) - 1
+    j = bisect.bisect_right(starts, e - 1) - 1 if e > s else i
+    j = max(i, j)
+    joined = chunks[i][:s - starts[i]] + new_text + chunks[j][e - starts[j]:]
+    mid, mid_starts = _pieces(joined, starts[i])
+    delta = len(new_text) - (e - s)
+    return (chunks[:i] + mid + chunks[j + 1:],
+            starts[:i] + mid_starts + tuple(x + delta for x in starts[j + 1:]))
+
+
+def _pieces(text: str, at: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """`text` (starting at offset `at`) as one piece, or pieces of CHUNK_CHARS when
+    longer than two; none when empty."""
+    if not text:
+        return (), ()
+    if len(text) <= 2 * CHUNK_CHARS:
+        return (text,), (at,)
+    cuts = range(0, len(text), CHUNK_CHARS)
+    return tuple(text[k:k + CHUNK_CHARS] for k in cuts), tuple(at + k for k in cuts)

@@ -201,6 +201,14 @@ def spliced(head: list, mid: tuple, tail: list, moving: bool = True,
     return result
 
 
+def lazy_spliced(head: list, mid: tuple, tail: list, kind: type[MovedItems] = MovedItems):
+    """`spliced`, kept as pieces even when nothing moves (for entries only ever
+    iterated: building the tuple is the first reader's work, not every edit's); one
+    tuple once there are too many runs."""
+    result = kind(head + ([(mid, 0, len(mid), 0, 0)] if mid else []) + tail)
+    return result.flat() if len(result._pieces) > MAX_PIECES else result
+
+
 _STARTS: dict[int, tuple[object, list[int]]] = {}
 
 
