@@ -370,14 +370,15 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
             order = [ranking.Candidate(0.0, f, i) for f, i in held]
             sel, keys = ranking.choose(order, items, files, outline_source, budget)
             if keys == _held_keys(held, items, files):  # all of them fit: as ranked
-                _store(anchors, store_key, kept, keys, idents, anchor, sel, items,
-                       analysis.lines, typing_line)
+                _store(anchors, store_key, kept, keys | _vanished(kept, items), idents,
+                       anchor, sel, items, analysis.lines, typing_line)
                 return sel
         cands, _ = ranking.rank(analysis, path, cursor_line, window, files, resolver,
                                 typing_line)
         order = _keep_order(cands, held, kept, fresh_evidence, ranking.STRONG,
                             _named(typed, items, files))
         sel, keys = ranking.choose(order, items, files, outline_source, budget)
+        keys |= _vanished(kept, items)
     else:
         cands, _ = ranking.rank(analysis, path, cursor_line, window, files, resolver,
                                 typing_line)
@@ -385,6 +386,15 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     _store(anchors, store_key, kept, keys, idents, anchor, sel, items, analysis.lines,
            typing_line)
     return sel
+
+
+def _vanished(kept: Kept, items: Sequence[Item]) -> frozenset:
+    """Kept outline entries the current parse does not have at all: a half-typed line
+    (a `[` still open) lets the parser lose the rest of a class for a few keystrokes.
+    They stay remembered, so they are taken again, where they were, once the parse
+    has them back (the outline meanwhile keeps its last text, `part_layout`)."""
+    index = _index_of("", items)
+    return frozenset(k for k in kept.keys if k[0] == "" and k not in index)
 
 
 def _in_prompt_order(held: list[tuple[int, int]], files: Sequence[NeighborFile],
