@@ -117,3 +117,17 @@ def test_typed_names_are_the_names_on_rows_that_changed():
     assert rank_memo.typed_names(frozenset({"x"}), rank_memo.Kept(
         frozenset(), frozenset(), 5, 10, {}, 0), grown, new, -1) == {"x"}, \
         "no lines remembered: every new name counts"
+
+
+def test_outline_entries_the_parse_lost_stay_remembered():
+    """`_vanished`: kept outline keys the current items do not have at all (a `[` still
+    open lost the rest of the class) are remembered with the selection, so the entries
+    are taken again once the parse has them back; neighbor keys are not (their
+    files do not change with this document's parse)."""
+    from flashls.context.outline import Item
+    item = Item("alpha", "function", 1, 3, 5, ("def alpha():",), (), -1, 4)
+    here = ("", "alpha", "function", ("def alpha():",))
+    lost = ("", "beta", "function", ("def beta():",))
+    other = ("b.py", "gamma", "function", ("def gamma():",))
+    kept = rank_memo.Kept(frozenset({here, lost, other}), frozenset(), 0, 9, {}, 1)
+    assert rank_memo._vanished(kept, (item,)) == {lost}
