@@ -16,11 +16,12 @@ requests per 100 keystrokes.
 
 `--churn` adds, per language, where the prompt tokens that missed the cache went:
 each task's first request, the text after the last 64-token unit the previous request
-stored (what was typed since, the suffix: structural), and the part where a prompt first differs
+stored (what was typed since; the suffix, which never hits; a moved window start: all
+three in the window), and the part where a prompt first differs
 from the previous one in the file (a neighbor file, the outline, recent code, the
 window), with the requests it happened in.
 
-Run: `python -m benchmarks.real_context_replay [--scale 0.3] [--json] [--churn]`.
+Run: `python -m benchmarks.real_context_replay [--scale 0.3] [--json] [--churn] [--no-before]`.
 """
 
 from __future__ import annotations
@@ -166,8 +167,21 @@ def _section(prompt: str, at: int) -> str:
     return name
 
 
+def _window_head(prompt: str) -> str:
+    """The window's first line: the text after the last label line of the prompt."""
+    labels = list(_LABEL.finditer(prompt))
+    rest = prompt[labels[-1].end() + 1:] if labels else prompt
+    return rest.split("\n", 1)[0]
+
+
 def add_churn(churn: dict, requests, task_starts: list[int]) -> None:
-    """Tally where each request's missed tokens went (see the module docstring)."""
+    """Tally where each request's missed tokens went (see the module docstring).
+
+    A miss in the window is split three ways: "suffix" (the fill-in-the-middle hole
+    and the text after the cursor, which follow the prompt and never hit), "window
+    start" (the window's first line changed: the whole window misses), and "typed
+    since" (the rest: from the last 64-token unit before the first difference to the
+    cursor)."""
     firsts = set(task_starts)
     prev, prev_prompt = None, ""
     for index, req in enumerate(requests):
@@ -188,7 +202,11 @@ def add_churn(churn: dict, requests, task_starts: list[int]) -> None:
         where = _section(prompt, at) if at < len(prompt) else "suffix"
         if common >= len(prev) or where in ("window", "suffix"):
             # the difference lies in the window: what was typed since (structural)
-            key = "typed since"
+            tail = min(missed, max(0, len(tokens) - len(tokenize(prompt))))
+            churn["suffix"] = churn.get("suffix", 0) + tail
+            key = "window start" if _window_head(prompt) != _window_head(prev_prompt) \
+                else "typed since"
+            missed -= tail
         else:
             churn.setdefault("requests", []).append(
                 (index, where, missed, prev_prompt[max(0, at - 40):at + 80],
@@ -200,8 +218,8 @@ def add_churn(churn: dict, requests, task_starts: list[int]) -> None:
 
 def run(*, per_language: int = 2, scale: float = 0.3, seed: int = 7,
         languages: tuple[str, ...] = ("python", "js", "go", "rust"),
-        churn: bool = False) -> dict:
-    before = load_baseline()
+        churn: bool = False, with_before: bool = True) -> dict:
+    before = load_baseline() if with_before else None
     variants = ("flashls", "before") if before is not None else ("flashls",)
     results: dict = {"latency_ms": MODEL_LATENCY_MS, "body_lines": BODY_LINES,
                      "baseline_commit": BASELINE_COMMIT if before else None, "languages": {}}
@@ -274,9 +292,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--churn", action="store_true",
                         help="where the missed prompt tokens went")
+    parser.add_argument("--seed", type=int, default=7, help="the typist's random seed")
+    parser.add_argument("--no-before", action="store_true",
+                        help="leave out the engine of BASELINE_COMMIT (half the time)")
     args = parser.parse_args(argv)
-    r = run(per_language=args.per_language, scale=args.scale,
-            languages=tuple(args.lang) if args.lang else tuple(LANGS), churn=args.churn)
+    r = run(per_language=args.per_language, scale=args.scale, seed=args.seed,
+            languages=tuple(args.lang) if args.lang else tuple(LANGS), churn=args.churn,
+            with_before=not args.no_before)
     print(json.dumps(r, indent=2) if args.json else render(r))
     return 0
 

@@ -42,7 +42,10 @@ def check_invariants(ctx: AssembledContext) -> None:
     assert ctx.tokens == sum(p.tokens for p in ctx.parts) + estimate_tokens(ctx.prefix) + \
         estimate_tokens(ctx.suffix)
     ranks = [TIER_RANK[p.tier] for p in ctx.parts]
-    assert ranks == sorted(ranks), "parts are ordered neighbors, outline, recent"
+    # a document with a history lays out what its last prompt had first, new parts
+    # after (`part_layout`): a neighbor part may follow the outline; recent code is last
+    assert [r == TIER_RANK["recent"] for r in ranks] == \
+        sorted(r == TIER_RANK["recent"] for r in ranks), "recent code comes last"
     for p in ctx.parts:
         assert p.text.endswith("\n") and p.tokens >= estimate_tokens(p.text)
 
@@ -51,8 +54,11 @@ def test_tiers_content_and_order():
     root = FIXTURES / "py_inventory"
     pdoc = open_doc(root / "inventory" / "services.py")
     offset = offset_of(pdoc, "            raise OutOfStockError(sku, quantity, available)")
+    ranking.forget()
     ctx = assemble_context(pdoc, offset, budget_tokens=2048, workspace=workspace("py_inventory"))
     check_invariants(ctx)
+    ranks = [TIER_RANK[p.tier] for p in ctx.parts]
+    assert ranks == sorted(ranks), "a fresh document: neighbors, outline, recent"
     by_source = {(p.tier, p.source): p.text for p in ctx.parts}
     models = by_source[("neighbors", "inventory/models.py")]
     # the used symbol's signature is there, its body is not

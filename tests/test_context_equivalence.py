@@ -354,7 +354,7 @@ def _memory():
     """What the documents remember, but the last version's demand (summed afresh)."""
     from collections import OrderedDict
     from flashls.context import rank_memo
-    return {k: (OrderedDict(d.anchors), d.order, dict(d.sent), d.freed, d.stable_used)
+    return {k: (OrderedDict(d.anchors), d.layout, d.carried, d.freed, d.stable_used)
             for k, d in rank_memo._DOCS.items()}
 
 
@@ -362,9 +362,9 @@ def _restore(saved) -> None:
     from collections import OrderedDict
     from flashls.context import rank_memo
     rank_memo._DOCS.clear()
-    for k, (anchors, order, sent, freed, stable_used) in saved.items():
-        rank_memo._DOCS[k] = rank_memo._Doc(OrderedDict(anchors), order=order,
-                                            sent=dict(sent), freed=freed,
+    for k, (anchors, layout, carried, freed, stable_used) in saved.items():
+        rank_memo._DOCS[k] = rank_memo._Doc(OrderedDict(anchors), layout=layout,
+                                            carried=carried, freed=freed,
                                             stable_used=stable_used)
 
 
@@ -410,7 +410,9 @@ def _stable_replay(ws: Workspace, path: Path, text: str, seed: int, steps: int, 
         saved = _memory()
         before = len(ranked)
         monkeypatch.setattr(rank_memo, "FAST", True)
+        first = len(chosen)
         got = assemble_context(pdoc, cursor, budget_tokens=budget, workspace=ws)
+        second = len(chosen)  # (the stable tier's budget held, then given up: two)
         if len(ranked) == before:
             fast.append(step)
         after_fast = _memory()
@@ -422,7 +424,7 @@ def _stable_replay(ws: Workspace, path: Path, text: str, seed: int, steps: int, 
             assert render_breakdown(got) == render_breakdown(want), f"step {step}"
         assert got == want, f"step {step}"
         assert after_fast == _memory(), f"step {step}: the remembered selection differs"
-        assert chosen[-2:-1] == chosen[-1:], f"step {step}: the selections differ"
+        assert chosen[first:second] == chosen[second:], f"step {step}: the selections differ"
     return fast
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from flashls.context import rank_memo, ranking
 from flashls.context.assemble import ContextPart, Workspace, assemble_context
 from flashls.context.document import Document
+from flashls.context.part_layout import Layout
 from flashls.context.syntax import ParsedDocument
 from flashls.settings import DEFAULT_EXCLUDE
 
@@ -37,7 +38,7 @@ def test_parts_keep_the_last_prompts_order_and_new_ones_come_after(tmp_path):
     fresh = assemble_context(pdoc, offset, budget_tokens=1500, workspace=ws)
     assert _sources(fresh) == ["alpha.py", "zeta.py"]  # no history: by path
     # the last prompt had zeta.py only (alpha.py's entries came since)
-    rank_memo._DOCS[path.as_uri()].order = (("neighbors", "zeta.py", 0),)
+    rank_memo._DOCS[path.as_uri()].layout = Layout(order=(("neighbors", "zeta.py", 0),))
     again = assemble_context(pdoc, offset, budget_tokens=1500, workspace=ws)
     assert _sources(again) == ["zeta.py", "alpha.py"]
     assert {(p.tier, p.source, p.text) for p in again.parts} == \
@@ -63,8 +64,8 @@ def test_stable_order_puts_new_neighbor_parts_after_the_kept_ones_tiers_in_order
     canonical = [part("neighbors", "a.py"), part("neighbors", "c.py"),
                  part("outline", "main.py"), part("recent", "a.py"), part("recent", "x.py")]
     assert [(p.tier, p.source) for p in rank_memo.stable_order(key, canonical)] == [
-        ("neighbors", "c.py"), ("neighbors", "a.py"), ("outline", "main.py"),
-        ("recent", "a.py"), ("recent", "x.py")]
+        ("neighbors", "c.py"), ("outline", "main.py"), ("neighbors", "a.py"),
+        ("recent", "a.py"), ("recent", "x.py")], "a new file goes after the kept outline"
     ranking.forget()
 
 
@@ -79,8 +80,8 @@ def test_entries_added_to_a_kept_file_go_after_the_kept_parts():
     def part(tier: str, source: str, text: str) -> ContextPart:
         return ContextPart(tier, source, text, len(text.splitlines()) + 2)
 
-    def make(source: str, text: str) -> ContextPart:
-        return part("neighbors", source, text)
+    def make(tier: str, source: str, text: str) -> ContextPart:
+        return part(tier, source, text)
 
     b_old = "def one():\ndef three():\n"
     first = [part("neighbors", "b.py", b_old), part("neighbors", "c.py", "def c():\n"),
@@ -91,14 +92,14 @@ def test_entries_added_to_a_kept_file_go_after_the_kept_parts():
               part("outline", "main.py", "def main():\n")]
     got = rank_memo.stable_order(key, second, make, room=100)
     assert [(p.source, p.text) for p in got] == [
-        ("b.py", b_old), ("c.py", "def c():\n"), ("b.py", "def two():\n"),
-        ("main.py", "def main():\n")]
+        ("b.py", b_old), ("c.py", "def c():\n"), ("main.py", "def main():\n"),
+        ("b.py", "def two():\n")]
     # the next prompt starts from that layout: the addition stays where it was
     third = [part("neighbors", "b.py", b_new + "def four():\n"),
              part("neighbors", "c.py", "def c():\n"), part("outline", "main.py", "def main():\n")]
     assert [(p.source, p.text) for p in rank_memo.stable_order(key, third, make, room=100)] == [
-        ("b.py", b_old), ("c.py", "def c():\n"), ("b.py", "def two():\ndef four():\n"),
-        ("main.py", "def main():\n")]
+        ("b.py", b_old), ("c.py", "def c():\n"), ("main.py", "def main():\n"),
+        ("b.py", "def two():\ndef four():\n")]
     # an entry dropped from the kept text: the file's part is sent whole again
     fourth = [part("neighbors", "b.py", "def one():\ndef two():\n"),
               part("neighbors", "c.py", "def c():\n")]
@@ -111,9 +112,9 @@ def test_an_addition_that_does_not_fit_leaves_the_part_whole():
     ranking.forget()
     key = "file:///w/main.py"
     rank_memo._DOCS[key] = rank_memo._Doc(rank_memo.OrderedDict())
-    make = lambda source, text: ContextPart("neighbors", source, text, 10)  # noqa: E731
-    rank_memo.stable_order(key, [make("b.py", "a\nc\n")], make, room=100)
-    whole = make("b.py", "a\nb\nc\n")
+    make = lambda tier, source, text: ContextPart(tier, source, text, 10)  # noqa: E731
+    rank_memo.stable_order(key, [make("neighbors", "b.py", "a\nc\n")], make, room=100)
+    whole = make("neighbors", "b.py", "a\nb\nc\n")
     assert rank_memo.stable_order(key, [whole], make, room=9) == [whole], \
         "two parts cost 20 tokens, the whole one 10: 9 left is not enough for the label"
     ranking.forget()

@@ -41,3 +41,21 @@ def test_a_changed_outline_is_told_apart_from_a_neighbor_part():
     churn: dict = {}
     add_churn(churn, _requests(prompts), [0])
     assert [r[:2] for r in churn["requests"]] == [(1, "outline of: main.go")]
+
+
+def test_window_misses_split_into_suffix_window_start_and_typed_since():
+    """The suffix (after the hole) never hits; a moved window start misses the whole
+    window; the rest of a window miss is what was typed since."""
+    window = "// --- main.go ---\nfunc main() {\n" + "\tx := 1\n" * 30
+    moved = "// --- main.go ---\n\tx := 1\n" + "\tx := 1\n" * 30
+    prompts = [HEAD + window, HEAD + window + "\ty", HEAD + moved + "\ty := 2"]
+    churn: dict = {}
+    requests = _requests(prompts)
+    add_churn(churn, requests, [0])
+    suffix = len(tokenize(request_input(requests[1].path, requests[1].body))) - \
+        len(tokenize(requests[1].body["prompt"]))
+    assert churn["suffix"] == 2 * suffix
+    assert churn["window start"] > 60, "the whole window after its label"
+    assert churn["typed since"] > 0
+    assert sum(v for k, v in churn.items() if k != "requests") == sum(
+        r.usage["prompt_tokens"] - r.usage["prompt_cache_hit_tokens"] for r in requests)

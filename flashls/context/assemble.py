@@ -21,12 +21,13 @@ from .analysis import Analysis
 from .background import analysis_ready
 from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
 from .evidence_pyjs import lent_window
-from .local_parse import current_analysis, tree_near
+from .local_parse import current_analysis, has_error, tree_near
 from .memo import TEXT_MEMO_SIZE
 from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
+from .hold_room import hold_room
 from .rank_memo import held_share, stable_order
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
@@ -161,10 +162,11 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     if snippets:
         fillers["recent"] = _recent_filler(snippets)
 
+    room, stepped = hold_room(pdoc.spec, reserved, window.tokens, window.start_line == 0)
     fills = held_share(doc.uri, lambda given: share_out(
         remaining, fillers.get("stable"), fillers.get("recent"),
         recent_extra=reserved - window.tokens, freed=given),
-        freed, reserved - window.tokens, window.start_line == 0)
+        freed, room, stepped)
     parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
     parts = corrected_parts(pdoc.spec, parts)  # C/C++: what the estimate misses
@@ -174,11 +176,14 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         drop = max(range(len(parts)), key=lambda i: (TIER_ORDER.index(parts[i].tier), i))
         total -= parts[drop].tokens
         parts = parts[:drop] + parts[drop + 1:]
-    if analysis is not None:  # the last prompt's part order (`rank_memo.stable_order`)
-        def make_part(part_source: str, part_text: str) -> ContextPart:
-            return corrected_parts(pdoc.spec, [_part("neighbors", part_source, part_text)])[0]
+    if analysis is not None:  # the last prompt's layout (`rank_memo.stable_order`)
+        def make_part(tier: str, part_source: str, part_text: str) -> ContextPart:
+            return corrected_parts(pdoc.spec, [_part(tier, part_source, part_text)])[0]
         before = sum(p.tokens for p in parts)
-        parts = stable_order(doc.uri, parts, make_part, budget - total)
+        margin = budget // ESTIMATE_MARGIN_DIVISOR + \
+            extra_estimate_margin(pdoc.spec, budget, window.prefix + window.suffix)
+        parts = stable_order(doc.uri, parts, make_part, budget - total,
+                             lambda: has_error(pdoc), budget - margin - total)
         total += sum(p.tokens for p in parts) - before
     return AssembledContext(tuple(parts), window.prefix, window.suffix, window.start_line,
                             total, budget)

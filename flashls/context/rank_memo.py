@@ -10,17 +10,20 @@ text had then. The rule (`select_stable`):
   added in what is left **only when the anchor's text has an identifier it did not
   have before that names a definition of the current file or of a neighbor file, or
   a neighbor module** (the line being typed at its end does not count: half-written
-  names; nor do new local variables). A larger budget alone adds nothing: the rest goes to recent code, which
-  comes later in the prompt.
+  names; nor do new local variables), typed since (on a row that changed: not a row
+  the parser's recovery moved into the anchor, `typed_names`), and the entries added
+  are the definitions of such names (`_named`). A larger budget alone adds nothing:
+  the rest goes to recent code, which comes later in the prompt.
 * **No definition around the cursor** (a half-typed line the parser cannot place):
   the last anchor's entries, as they are.
 * **A new anchor nested in the last one, around it, or after none**: it starts from
   the last anchor's entries (the parser flips between a method and its `impl` /
-  class while a signature or doc comment is typed; a variable is never an anchor).
+  class while a signature or doc comment is typed; a variable is never an anchor),
+  and adds strong entries named in its text.
 * **Any other new anchor**: a fresh selection, best first.
 
-The neighbor parts keep the order the last prompt of the document had them in; a
-part new since goes after them (`stable_order`).
+The stable parts keep the order and text the last prompt of the document had; parts
+new since go after them (`stable_order`, `part_layout`).
 
 While entries are kept, so are the neighbor files they come from, even when an import
 line far from the cursor stops parsing for a few keystrokes (the file's last analysis
@@ -49,7 +52,7 @@ from .memo import line_identifiers
 from .moved_items import item_starts
 from .neighbors import NeighborFile
 from .outline import CONTAINER_KINDS, Item
-from .part_addenda import added_lines
+from .part_layout import Layout, lay_out
 
 ANCHORS_PER_DOCUMENT = 4
 NOT_ANCHORS = frozenset({"import", "variable", "constant", "field", "type", "macro"})
@@ -72,14 +75,16 @@ class Kept:
     hint: dict  # outline key -> the indices it was selected at
     items_len: int
     files: tuple = ()  # (neighbor file, the indices taken from it) its entries come from
+    lines: Sequence[str] | None = None  # the document's lines when `idents` were read
+    typing: int = -1  # the row typed at its end then (its names were not read)
 
 
 @dataclass
 class _Doc:
     anchors: OrderedDict  # anchor key -> Kept, most recent last
     demand: tuple | None = None  # (items, their whole cost) of the last version seen
-    order: tuple = ()  # (tier, source, addition?) of the last prompt's neighbor parts
-    sent: dict = field(default_factory=dict)  # source -> the text kept in place for it
+    layout: Layout = field(default_factory=Layout)  # the last prompt's stable parts
+    carried: bool = False  # the last selection started from a remembered anchor's
     freed: int | None = None  # what the window at the top of the file last gave back
     stable_used: int | None = None  # the stable tier's tokens in the last prompt
 
@@ -159,6 +164,38 @@ def _names_new(new: frozenset[str], analysis, files: Sequence[NeighborFile]) -> 
                 module_name(f.path, f.analysis.package) in new:
             return True
     return False
+
+
+def typed_names(new: frozenset[str], kept: Kept, anchor: Anchor, lines: Sequence[str],
+                typing_line: int) -> frozenset[str]:
+    """The names of `new` (the anchor's identifiers it did not have when `kept` was
+    stored) that are on rows typed since: rows that differ from the lines then, and
+    the row then typed at its end. A half-typed line lets the parser move the anchor's
+    end (a Go raw string opened: the function runs on over lines that were there all
+    along, below it); their names are not what was typed, and taking them as new
+    evidence added entries mid-anchor, each a miss of the whole window."""
+    old = kept.lines
+    if not new or old is None:
+        return new
+    lo, shift = anchor.lo, len(lines) - len(old)
+    end_old = min(kept.hi, len(old) - 1)
+    end_new = min(end_old + shift, len(lines) - 1)
+    p = 0
+    while lo + p <= min(end_old, end_new) and lines[lo + p] == old[lo + p]:
+        p += 1
+    q = 0
+    while lo + p <= end_new - q and lo + p <= end_old - q and \
+            lines[end_new - q] == old[end_old - q]:
+        q += 1
+    rows = set(range(lo + p, end_new - q + 1))
+    t = kept.typing
+    if t >= 0:
+        rows.add(t if t < lo + p else t + shift if t > end_old - q else t)
+    typed: set[str] = set()
+    for row in rows:
+        if row != typing_line and 0 <= row < len(lines) and anchor.lo <= row <= anchor.hi:
+            typed |= line_identifiers(lines[row])
+    return new & frozenset(typed)
 
 
 def _common_ends(old: Sequence[Item], new: Sequence[Item]) -> tuple[int, int]:
@@ -315,41 +352,61 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
     else:
         kept = None
     idents = None if frozen else anchor_identifiers(analysis.lines, anchor, typing_line)
+    typed = None  # the names new entries may have (the new names typed in the anchor;
+    #               in an anchor new since, all of its names)
+    if kept is not None and not frozen:
+        typed = idents if kept.idents is None else \
+            typed_names(idents - kept.idents, kept, anchor, analysis.lines, typing_line)
     fresh_evidence = kept is not None and not frozen and (
-        kept.idents is None or _names_new(idents - kept.idents, analysis, files))
+        kept.idents is None or _names_new(typed, analysis, files))
     items = analysis.items
     _prime_demand(doc, items)
+    doc.carried = kept is not None
     if kept is not None:
         files = _with_kept_files(files, kept)
-        held = _in_prompt_order(resolve(kept, items, files, window), files, doc.order)
+        held = _in_prompt_order(resolve(kept, items, files, window), files,
+                                doc.layout.order, outline_source)
         if FAST and not fresh_evidence:
             order = [ranking.Candidate(0.0, f, i) for f, i in held]
             sel, keys = ranking.choose(order, items, files, outline_source, budget)
             if keys == _held_keys(held, items, files):  # all of them fit: as ranked
-                _store(anchors, store_key, kept, keys, idents, anchor, sel, items)
+                _store(anchors, store_key, kept, keys | _vanished(kept, items), idents,
+                       anchor, sel, items, analysis.lines, typing_line)
                 return sel
         cands, _ = ranking.rank(analysis, path, cursor_line, window, files, resolver,
                                 typing_line)
-        order = _keep_order(cands, held, kept, fresh_evidence, ranking.STRONG)
+        order = _keep_order(cands, held, kept, fresh_evidence, ranking.STRONG,
+                            _named(typed, items, files))
         sel, keys = ranking.choose(order, items, files, outline_source, budget)
+        keys |= _vanished(kept, items)
     else:
         cands, _ = ranking.rank(analysis, path, cursor_line, window, files, resolver,
                                 typing_line)
         sel, keys = ranking.choose(cands, items, files, outline_source, budget)
-    _store(anchors, store_key, kept, keys, idents, anchor, sel, items)
+    _store(anchors, store_key, kept, keys, idents, anchor, sel, items, analysis.lines,
+           typing_line)
     return sel
 
 
+def _vanished(kept: Kept, items: Sequence[Item]) -> frozenset:
+    """Kept outline entries the current parse does not have at all: a half-typed line
+    (a `[` still open) lets the parser lose the rest of a class for a few keystrokes.
+    They stay remembered, so they are taken again, where they were, once the parse
+    has them back (the outline meanwhile keeps its last text, `part_layout`)."""
+    index = _index_of("", items)
+    return frozenset(k for k in kept.keys if k[0] == "" and k not in index)
+
+
 def _in_prompt_order(held: list[tuple[int, int]], files: Sequence[NeighborFile],
-                     order: tuple) -> list[tuple[int, int]]:
-    """`held` (neighbor files by path, then the outline) with the neighbor files in the
-    order the last prompt had them (`stable_order`), so what does not fit goes from
-    the end of the prompt."""
+                     order: tuple, outline_source: str = "") -> list[tuple[int, int]]:
+    """`held` (neighbor files by path, then the outline) with the files and the
+    outline in the order the last prompt had them (`stable_order`; a file new since
+    after them), so what does not fit goes from the end of the prompt."""
     if not order:
         return held
     place = {k: i for i, k in enumerate(order)}
     keys = [("neighbors", f.source, 0) for f in files]
-    outline = len(order) + 1
+    outline = place.get(("outline", outline_source, 0), len(order) + 1)
     return sorted(held, key=lambda h: place.get(keys[h[0]], len(order)) if h[0] >= 0
                   else outline)
 
@@ -370,9 +427,10 @@ def _held_keys(held, items, files) -> set:
 
 
 def _keep_order(cands, held: list[tuple[int, int]], kept: Kept, fresh_evidence: bool,
-                strong: float) -> list:
+                strong: float, named=None) -> list:
     """Kept entries first (strong ones, then weak ones, each in prompt order: what
-    does not fit goes from the end), then strong new ones when there is new evidence."""
+    does not fit goes from the end), then strong new ones when there is new evidence:
+    within an anchor, only those `named(candidate)` accepts (see `_named`)."""
     from .ranking import Candidate
     score = {(c.file, c.item): c.score for c in cands}
     held_set = set(held)
@@ -380,21 +438,41 @@ def _keep_order(cands, held: list[tuple[int, int]], kept: Kept, fresh_evidence: 
     order = [c for c in kept_order if c.score >= strong] + \
         [c for c in kept_order if c.score < strong]
     if fresh_evidence:
-        order += [c for c in cands if (c.file, c.item) not in held_set and c.score >= strong]
+        order += [c for c in cands if (c.file, c.item) not in held_set and c.score >= strong
+                  and (named is None or named(c))]
     return order
 
 
+def _named(typed: frozenset[str] | None, items: Sequence[Item], files: Sequence[NeighborFile]):
+    """The new entries a carried-over selection takes are definitions of `typed`'s
+    names (within an anchor, the names typed since; in an anchor new since, which
+    starts from the last one's entries, the names in its text): an entry that turned
+    strong for another reason (the parser moved the anchor's end over uses of other
+    names, `typed_names`; a signature being typed flips the anchor between a method
+    and its class) waits for an unrelated anchor's fresh selection."""
+    if typed is None:
+        return None
+
+    def named(c) -> bool:
+        its = items if c.file < 0 else files[c.file].analysis.items
+        return its[c.item].name in typed
+
+    return named
+
+
 def _store(anchors: OrderedDict, key, kept: Kept | None, keys: frozenset,
-           idents: frozenset[str] | None, anchor: Anchor, sel, items) -> None:
+           idents: frozenset[str] | None, anchor: Anchor, sel, items,
+           lines: Sequence[str] | None = None, typing_line: int = -1) -> None:
     base = kept.idents if kept is not None else None
-    if idents is None:
-        merged = base
+    if idents is None:  # frozen: the identifiers (and the lines they were read from)
+        merged = base   # stay the last ones
+        lines, typing_line = (kept.lines, kept.typing) if kept is not None else (None, -1)
     else:
         merged = idents if base is None else base | idents
     used = tuple((f, chosen) for f, chosen in zip(sel.neighbors.files, sel.neighbors.selected)
                  if chosen)
     entry = Kept(keys, merged, anchor.lo, anchor.hi, _hint(sel.outline, items), len(items),
-                 used)
+                 used, lines, typing_line)
     with _LOCK:
         anchors.pop(key, None)
         anchors[key] = entry
@@ -402,45 +480,28 @@ def _store(anchors: OrderedDict, key, kept: Kept | None, keys: frozenset,
             del anchors[next(iter(anchors))]
 
 
-def stable_order(doc_key: str, parts: list, make_part=None, room: int = 0) -> list:
-    """`parts` (neighbors by path, outline, recent code) with the neighbor parts in the
-    order the document's last prompt had them, and the ones new since after those:
-    a neighbor file whose first entry is added mid-anchor (a name just typed) then
-    leaves the bytes of the parts before it as they were, instead of being sorted in
-    among them. The tiers keep their order (neighbors, outline, recent). With no
-    earlier prompt: `parts` unchanged.
+def stable_order(doc_key: str, parts: list, make_part=None, room: int = 0,
+                 broken=None, strict_room: int | None = None) -> list:
+    """`parts` (neighbors by path, outline, recent code) laid out after the document's
+    last prompt (`part_layout.lay_out`): its stable parts in its order and with the
+    text it sent, parts and entries new since after all of them, recent code last.
+    With no earlier prompt: `parts` unchanged.
 
-    With `make_part(source, text)`, a kept file whose entries were only added to keeps
-    the text it was sent with in place, and the added lines go after the other
-    neighbor parts as a second part of the same file (`part_addenda`), as long as the
-    extra label fits in `room` tokens."""
+    `make_part(tier, source, text)` builds a part (the addenda's and a kept outline's);
+    `room`: what the addenda's labels may add; `strict_room`: what a kept outline may
+    add; `broken()`: whether the document's parse has an error (asked only when the
+    selection was carried over from the last anchor)."""
     with _LOCK:
         doc = _DOCS.get(doc_key)
     if doc is None:
         return parts
-    neighbors = [p for p in parts if p.tier == "neighbors"]
-    keyed = []
-    sent = {}
-    for p in neighbors:
-        base = doc.sent.get(p.source)
-        extra = added_lines(base, p.text) if make_part is not None else None
-        if extra:
-            head, tail = make_part(p.source, base), make_part(p.source, extra)
-            cost = head.tokens + tail.tokens - p.tokens
-            if cost <= room:
-                room -= cost
-                keyed += [((p.tier, p.source, 0), head), ((p.tier, p.source, 1), tail)]
-                sent[p.source] = base
-                continue
-        keyed.append(((p.tier, p.source, 0), p))
-        sent[p.source] = p.text
-    place = {k: i for i, k in enumerate(doc.order)}
-    known = sorted((kp for kp in keyed if kp[0] in place), key=lambda kp: place[kp[0]])
-    fresh = [kp for kp in keyed if kp[0] not in place]
-    ordered = known + sorted(fresh, key=lambda kp: kp[0][2])  # new files, then additions
-    doc.order = tuple(k for k, _ in ordered)
-    doc.sent = sent
-    return [p for _, p in ordered] + [p for p in parts if p.tier != "neighbors"]
+    keep = doc.carried and broken is not None and _has_outline(doc.layout) and broken()
+    out, doc.layout = lay_out(parts, doc.layout, make_part, room, keep, strict_room)
+    return out
+
+
+def _has_outline(layout: Layout) -> bool:
+    return any(k[0] == "outline" for k in layout.order)
 
 
 def held_share(doc_key: str, share, freed: int, room: int, at_top: bool):
