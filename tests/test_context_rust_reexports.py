@@ -86,3 +86,16 @@ def test_reexported_names_reads_pub_use_statements_only():
 def test_deep_barrels_are_mod_rs_and_lib_rs():
     assert deep_barrel("src/naive/mod.rs") and deep_barrel("src/lib.rs")
     assert not deep_barrel("src/naive.rs") and not deep_barrel("src/mod.py")
+
+
+def test_benchmark_signature_of_a_rust_item_is_its_definition_line_not_an_attribute():
+    # benchmarks/real_context: a task is won when the definition line is sent; an
+    # attribute naming the item (`#[must_use = "GroupingMap is lazy .."]`) is not it
+    from benchmarks.real_context import _signature_line
+    src = ('#[derive(Clone)]\n#[must_use = "GroupingMap is lazy"]\npub struct GroupingMap<I> {\n'
+           '    iter: I,\n}\n\n#[cfg(any(backtrace, feature = "backtrace"))]\n'
+           'macro_rules! backtrace {\n    () => {};\n}\n')
+    items = analyze(language_for("", "lib.rs"), src, ("signature-line", src)).items
+    lines = {it.name: _signature_line(it) for it in items if it.name}
+    assert lines["GroupingMap"] == "pub struct GroupingMap<I> {"
+    assert lines["backtrace"] == "macro_rules! backtrace {"
