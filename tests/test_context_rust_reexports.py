@@ -9,6 +9,7 @@ from pathlib import Path
 
 from flashls.context.analysis import analyze
 from flashls.context.assemble import _current_analysis
+from flashls.context.brief_lang import without_attributes
 from flashls.context.document import Document
 from flashls.context.languages import language_for
 from flashls.context.neighbors import neighbor_files
@@ -99,3 +100,26 @@ def test_benchmark_signature_of_a_rust_item_is_its_definition_line_not_an_attrib
     lines = {it.name: _signature_line(it) for it in items if it.name}
     assert lines["GroupingMap"] == "pub struct GroupingMap<I> {"
     assert lines["backtrace"] == "macro_rules! backtrace {"
+
+
+def test_rust_brief_form_leaves_attributes_and_field_docs_out():
+    # regex-syntax's `ast::` types: without this, each costs its derive line and a
+    # field doc besides its name (`brief_lang.language_brief`)
+    src = ("#[derive(Clone, Debug, Eq, PartialEq)]\npub struct Alternation {\n"
+           "    /// The span of this alternation.\n    pub span: Span,\n"
+           "    /// The alternate regular expressions.\n    pub asts: Vec<Ast>,\n"
+           "    pub extra: u8,\n}\n")
+    items = analyze(language_for("", "mod.rs"), src, ("rust-brief", src)).items
+    item = next(it for it in items if it.name == "Alternation")
+    head, tail, _ = item.brief
+    text = "\n".join(head + tail)
+    assert "pub struct Alternation {" in text and "pub span: Span," in text
+    assert "#[" not in text and "///" not in text
+    assert "#[derive(Clone, Debug, Eq, PartialEq)]" in item.lines  # the full form keeps them
+
+
+def test_rust_attributes_over_several_lines_are_left_out_whole():
+    head = ["#[cfg_attr(", '    feature = "serde",', "    derive(Serialize)", ")]",
+            "#[inline]", "pub fn parse(&self) -> Ast {"]
+    assert without_attributes(head) == ["pub fn parse(&self) -> Ast {"]
+    assert without_attributes(["#[test]"]) == ["#[test]"]  # nothing else: unchanged
