@@ -115,13 +115,21 @@ def _source_files(root: Path, ws: Workspace) -> list[Path]:
 
 
 def _signature_line(item) -> str | None:
+    """The first line naming the item, below its Rust attributes: `#[cfg(any(backtrace,
+    ..))]` above `macro_rules! backtrace {` or `#[must_use = "GroupingMap is lazy .."]`
+    above `pub struct GroupingMap<I> {` names it too, but is no definition line (kept
+    only when no later line names it)."""
+    attribute = None
     for line in item.lines:
         s = line.lstrip()
         if s.startswith(_COMMENT_START) and not s.startswith(("#define", "#[")):
             continue
         if re.search(rf"(?<![\w$]){re.escape(item.name)}(?![\w$])", line):
+            if s.startswith(("#[", "#![")):
+                attribute = attribute or line.strip()
+                continue
             return line.strip()
-    return None
+    return attribute
 
 
 def _bound_names(spec, text: str) -> tuple[set[str], set[int]]:

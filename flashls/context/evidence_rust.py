@@ -6,7 +6,9 @@ has a `new`, `cast` or `len` in many of them. A call reaches one of them only:
 * `Type::method(..)` names it outright (an associated function, `Own::new`);
 * `x.method()` reaches the impl of x's type: parameters and fields (`x: &Own<T>`,
   `inner: Own<ErrorImpl>`), `let x = Type::new(..)` / `Type { .. }`, `let x = f(..)`
-  where `fn f(..) -> Type`, and `self` inside `impl Type`;
+  where `fn f(..) -> Type`, and `self` inside `impl Type`; or a trait's method, when
+  the crate has `impl Trait for Type` (`b: Bytes` with `impl Buf for Bytes` calls
+  `Buf::get_u8`; `self` inside `impl Buf for Bytes` too);
 * a call whose receivers all have other known types is not a call of it.
 
 Methods of `impl Trait for Type` repeat the trait's signature (`fmt`, `next`,
@@ -18,7 +20,7 @@ Type facts of a file are memoized per analysis, declarations per line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -129,6 +131,7 @@ class FileFacts:
     fields: dict[str, frozenset[str]]  # struct field -> its type
     results: dict[str, frozenset[str]]  # function -> its result type
     trait_impls: frozenset[int]  # indices of `impl Trait for Type` items
+    implements: dict[str, frozenset[str]] = field(default_factory=dict)  # Type -> Traits
 
 
 _TYPE_KINDS = frozenset({"struct", "enum", "trait", "type", "class", "interface"})
@@ -139,6 +142,7 @@ def _compute_facts(analysis) -> FileFacts:
     fields: dict[str, set[str]] = {}
     results: dict[str, set[str]] = {}
     trait_impls: set[int] = set()
+    implements: dict[str, set[str]] = {}
     lines = analysis.lines
     items = analysis.items
     for index, item in enumerate(items):
@@ -150,28 +154,33 @@ def _compute_facts(analysis) -> FileFacts:
                         if how == "decl":
                             fields.setdefault(var, set()).add(t)
         elif item.kind == "impl":
-            if trait_of_impl(item):
+            trait = trait_of_impl(item)
+            if trait:
                 trait_impls.add(index)
+                if item.name and item.name != trait:
+                    implements.setdefault(item.name, set()).add(trait)
         elif item.kind == "function" and item.lines:
             owner = items[item.parent].name if item.parent != -1 else None
             t = result_type(" ".join(item.lines[:4]), owner)
             if t:
                 results.setdefault(item.name, set()).add(t)
     return FileFacts(frozenset(types), {k: frozenset(v) for k, v in fields.items()},
-                     {k: frozenset(v) for k, v in results.items()}, frozenset(trait_impls))
+                     {k: frozenset(v) for k, v in results.items()}, frozenset(trait_impls),
+                     {k: frozenset(v) for k, v in implements.items()})
 
 
 # types, struct fields and function results of a file, memoized per analysis
 file_facts: PerAnalysis[FileFacts] = PerAnalysis(_compute_facts)
 
 
-def _merge(files: Sequence[NeighborFile]) -> tuple[dict, dict]:
-    """The neighbors' struct fields and function results in one."""
+def _merge(files: Sequence[NeighborFile]) -> tuple[dict, dict, dict]:
+    """The neighbors' struct fields, function results and trait impls in one."""
     facts = [file_facts(f.analysis) for f in files]
-    return union_of(f.fields for f in facts), union_of(f.results for f in facts)
+    return (union_of(f.fields for f in facts), union_of(f.results for f in facts),
+            union_of(f.implements for f in facts))
 
 
-merged_facts: ForLastNeighbors[tuple[dict, dict]] = ForLastNeighbors(_merge)
+merged_facts: ForLastNeighbors[tuple[dict, dict, dict]] = ForLastNeighbors(_merge)
 
 
 @dataclass(frozen=True)
@@ -192,7 +201,7 @@ class Receivers:
 def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) -> Receivers:
     """The types of the variables the anchor declares (its first MAX_SCAN_ROWS lines),
     and `self` inside an impl."""
-    fields, results = merged_facts(files)
+    fields, results, implements = merged_facts(files)
     own = file_facts(analysis)
     lines = analysis.lines
     lo, hi = anchor
@@ -219,6 +228,10 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
         for types in local.values():
             for t in list(types):
                 types.update(bounds.get(t, ()))
+    for types in local.values():  # `b: Bytes` with `impl Buf for Bytes`: Buf's methods
+        for t in list(types):
+            types.update(implements.get(t, ()))
+            types.update(own.implements.get(t, ()))
     return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields))
 
 

@@ -26,6 +26,7 @@ from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
 from .outline import closure, render
+from .rust_reexports import deep_barrel, reexported_names
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens
 from .workspace import Workspace, path_from_uri
@@ -153,11 +154,13 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     return out
 
 
-DEEP_BARRELS = True  # Python, JS/TS: a barrel a barrel re-exports is followed too
+DEEP_BARRELS = True  # Python, JS/TS, Rust: a barrel a barrel re-exports is followed too
 
 
 def _deep(spec: LanguageSpec, path: str) -> bool:
-    """Whether `path` is a barrel by name worth a second hop (Python, JS/TS)."""
+    """Whether `path` is a barrel by name worth a second hop (Python, JS/TS, Rust)."""
+    if spec.resolver == "rust":
+        return DEEP_BARRELS and deep_barrel(path)
     return DEEP_BARRELS and spec.resolver in ("python", "js") and \
         os.path.basename(path).split(".")[0] in ("index", "__init__")
 
@@ -217,6 +220,8 @@ def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspac
             index[target] = frozenset()
             continue
         index[target] = frozenset(it.name for it in a.items if it.name)
+        if spec.resolver == "rust":  # a module re-exporting a name leads to it
+            index[target] |= reexported_names(a)
     if complete:
         _BARRELS[barrel_key] = index
     return index
