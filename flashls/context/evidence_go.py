@@ -30,6 +30,7 @@ from typing import Sequence
 
 from . import ranking as R
 from .evidence import FAR, Evidence
+from .evidence_go_pkg import lift as lift_co_used
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 
@@ -239,7 +240,7 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         owner = receiver_type(item)
         score = method_score(item, owner, ev, recv, near_types)
         out.append(c if score is None else replace(c, score=score))
-    return out
+    return lift_co_used(analysis, files, ev, out)  # what similar sibling files use
 
 
 def sibling_score(files: Sequence[NeighborFile], f_index: int, i_index: int, ev: Evidence,
