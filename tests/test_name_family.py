@@ -81,3 +81,32 @@ def test_remembered_bonuses_equal_a_fresh_computation():
     assert nf._last_bonuses(first, index) == nf.bonuses(first, index)
     assert nf._last_bonuses(other, index) == nf.bonuses(other, index) != nf.bonuses(first, index)
     assert nf._last_bonuses(first, dict(index)) == nf.bonuses(first, index)
+
+
+def test_the_name_a_definition_line_declares_is_no_relative():
+    """The function around the cursor naming itself (`GetUint8`) says its parallels in
+    other files exist (`GetInt8`, `GetUint16`), not that it calls them; a call of the
+    same name still counts."""
+    lines = ["func (f *FlagSet) GetUint8(name string) (uint8, error) {", "\t",
+             "\treturn f.GetUint8Slice(name)", "}"]
+    near = nf.relatives(lines, 1, (0, 3))
+    assert "GetUint8" not in near and near["FlagSet"] == 1 and near["GetUint8Slice"] == 1
+    again = nf.relatives(["func run() {", "\t", "\trun()", "}"], 1, (0, 3))
+    assert again["run"] == 1  # the recursive call is an occurrence
+
+
+def test_parallel_definitions_of_other_files_are_not_lifted_by_the_function_name(tmp_path):
+    def getter(t: str) -> str:
+        return (f"package flags\n\nfunc (f *FlagSet) Get{t}(name string) (int, error) {{\n"
+                f"\treturn 0, nil\n}}\n")
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "flag.go": "package flags\n\ntype FlagSet struct{}\n\n"
+                   "func (f *FlagSet) Lookup(name string) int { return 0 }\n",
+        "int8.go": getter("Int8"), "int16.go": getter("Int16"),
+        "uint8.go": "package flags\n\nfunc (f *FlagSet) GetUint8(name string) (int, error) {\n"
+                    "\t\n\treturn 0, nil\n}\n",
+    })
+    table = scores(tmp_path, "uint8.go", "\t\n\treturn 0")
+    assert score(table, "int8.go", "func (f *FlagSet) GetInt8(") <= \
+        score(table, "flag.go", "func (f *FlagSet) Lookup(")

@@ -35,8 +35,13 @@ KINDS = frozenset({"function", "method", "type", "struct", "class", "interface",
 # words too common to make two names relatives
 WEAK_WORDS = frozenset("""new get set is has to from with the of for and or err error
     string str type value func fn make init default test with as at by in on it""".split())
+# Go's predeclared types: `uint8` in a signature is no relative of `GetUint8Slice`
+BUILTIN_TYPES = frozenset("""bool byte complex64 complex128 error float32 float64 int int8
+    int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any""".split())
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# the name a Go definition line declares: `func (f *FlagSet) GetUint8(`, `type x struct`
+_DECLARED = re.compile(r"^\s*(?:func\s*(?:\([^)]*\)\s*)?|type\s+)([A-Za-z_]\w*)")
 
 
 @lru_cache(maxsize=65_536)
@@ -63,7 +68,10 @@ def dice(a: frozenset[str], b: frozenset[str]) -> float:
 def relatives(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int]
               ) -> dict[str, int]:
     """Identifier -> rows to the cursor of its nearest occurrence, over the ROWS lines
-    above and below the cursor inside the anchor (the cursor's own line left out)."""
+    above and below the cursor inside the anchor (the cursor's own line left out). The
+    name a definition line declares is no occurrence: the function around the cursor
+    naming itself (`GetUint8`) says its parallels in other files (`GetInt8`,
+    `GetUint16`) exist, not that it calls them."""
     lo = max(anchor[0], cursor_line - ROWS, 0)
     hi = min(anchor[1], cursor_line + ROWS, len(lines) - 1)
     out: dict[str, int] = {}
@@ -71,7 +79,15 @@ def relatives(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int]
         d = abs(row - cursor_line)
         if d == 0:
             continue  # the line being typed: its half-words would change the family per key
-        for ident in _IDENT.findall(lines[row]):
+        line = lines[row]
+        m = _DECLARED.match(line)
+        declared = m.group(1) if m else None
+        for ident in _IDENT.findall(line):
+            if ident == declared:
+                declared = None  # its first occurrence on the line only
+                continue
+            if ident in BUILTIN_TYPES:
+                continue
             if out.get(ident, ROWS + 1) > d:
                 out[ident] = d
     return out
