@@ -54,3 +54,36 @@ def test_a_name_one_sibling_uses_or_several_entries_define_is_not_lifted():
     assert "Gamma" not in got  # one file's habit
     assert got["Name"] == got["Beta"] / 9  # three entries define it: which one is unclear
     assert pkg.bonuses(frozenset({"Alpha"}), sib, [False, False]) == {}  # other packages
+
+
+def test_go_variable_read_from_a_struct_field_has_the_fields_type(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "path.go": "package flags\n\ntype Step struct{}\n\n"
+                   "func (s Step) Values() []int { return nil }\n\n"
+                   "type Route struct{ name string }\n\n"
+                   "func (r *Route) Values() []int { return nil }\n",
+        "route_test.go": "package flags\n\ntype routeTest struct {\n\ttitle string\n"
+                         "\troute *Route\n}\n\nfunc check(test routeTest) int {\n"
+                         "\tr := test.route\n\tn := 0\n\tfor range r.Values() {\n\t\tn++\n"
+                         "\t}\n\treturn n\n}\n",
+    })
+    table = scores(tmp_path, "route_test.go", "\tn := 0")
+    assert score(table, "path.go", "func (r *Route) Values()") > \
+        score(table, "path.go", "func (s Step) Values()")
+
+
+def test_go_method_named_in_a_message_beside_a_receiver_of_its_type_is_likely_called(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "flag.go": "package flags\n\ntype FlagSet struct{}\n\n"
+                   "func (f *FlagSet) Aardvark() {}\n\n"
+                   "func (f *FlagSet) GetUint8(name string) (uint8, error) { return 0, nil }\n",
+        "uint8_test.go": "package flags\n\nimport \"testing\"\n\n"
+                         "func TestGet(t *testing.T, f *FlagSet) {\n\t\n"
+                         "\tif err != nil {\n\t\tt.Errorf(\"GetUint8 failed: %v\", err)\n\t}\n}\n",
+    })
+    table = scores(tmp_path, "uint8_test.go", "\t\n\tif err")
+    # a plain mention (the message string) used to rank it below the methods not named
+    assert score(table, "flag.go", "func (f *FlagSet) GetUint8(") > \
+        score(table, "flag.go", "func (f *FlagSet) Aardvark()") + 20

@@ -46,6 +46,8 @@ _DECL = re.compile(r"\b([A-Za-z_]\w*)\s+(?:\.\.\.)?\*?(?:([A-Za-z_]\w*)\.)?([A-Z
 # `x := &T{`, `x = T{`, `x, err := pkg.F(`, `x := y.M(`
 _ASSIGN = re.compile(r"\b([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*&?"
                      r"(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*([({])")
+# `route := test.route`, `w = s.writer`: a struct field read
+_FIELD_READ = re.compile(r"\b([A-Za-z_]\w*)\s*:?=\s*&?([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*$")
 _RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
 _FUNC = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")
 _RESULT = re.compile(r"^\s*\(?\s*(?:\*|\[\])*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)")
@@ -63,11 +65,15 @@ class FileFacts:
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def line_bindings(line: str) -> tuple[tuple[str, str, str, str], ...]:
     """(variable, package qualifier or "", type or callee, how) a line declares:
-    how is "decl" (`c *Command`), "lit" (`r := &Route{`) or "call" (`e := NewEntry(`)."""
+    how is "decl" (`c *Command`), "lit" (`r := &Route{`), "call" (`e := NewEntry(`)
+    or "field" (`route := test.route`: the qualifier, then the field)."""
     out = []
     if ":=" in line or "=" in line:
         for var, pkg, name, bracket in _ASSIGN.findall(line):
             out.append((var, pkg, name, "lit" if bracket == "{" else "call"))
+        m = _FIELD_READ.search(line)
+        if m and m.group(1) not in _KEYWORDS:
+            out.append((m.group(1), m.group(2), m.group(3), "field"))
     for var, pkg, name in _DECL.findall(line):
         if var not in _KEYWORDS and name not in _KEYWORDS:
             out.append((var, pkg, name, "decl"))
@@ -195,6 +201,12 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
     local: dict[str, set[str]] = {}
     for row in range(first, last + 1):
         for var, pkg, name, how in line_bindings(lines[row]):
+            if how == "field":  # the field's declared type, when it is a known one
+                got = [t for k in known for t in k.fields.get(name, ())
+                       if any(t in kk.types for kk in known)]
+                if got:
+                    local.setdefault(var, set()).update(got)
+                continue
             if how == "call":
                 got = [t for k in known for t in k.results.get(name, ())]
                 if not got and any(name in k.types for k in known):
@@ -282,7 +294,12 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
         return None
     near = R._near(use.distance)
     if not use.attribute:
-        return 100 * R.LOOSE_MEMBER / 2 * near + R._freq(use.nodes)
+        loose = 100 * R.LOOSE_MEMBER / 2 * near + R._freq(use.nodes)
+        if owner in near_types:
+            # named plainly only, with a variable of its type at hand: a message
+            # string naming the call (`t.Errorf("GetQueries not equal")`)
+            return max(loose, 100 * R.TYPED_MEMBER * near)
+        return loose
     typed = [recv.of(q) for q in use.qualifiers if q]
     if any(owner in t for t in typed):
         return 100 * R.TYPED_MEMBER * near + R._freq(use.nodes)
