@@ -110,3 +110,21 @@ def test_parallel_definitions_of_other_files_are_not_lifted_by_the_function_name
     table = scores(tmp_path, "uint8.go", "\t\n\treturn 0")
     assert score(table, "int8.go", "func (f *FlagSet) GetInt8(") <= \
         score(table, "flag.go", "func (f *FlagSet) Lookup(")
+
+
+def test_relatives_of_the_current_files_own_names_are_parallels_not_lifted(tmp_path):
+    """`newUint8Parser` defined in uint8.go and called near the cursor: int8.go's
+    `newInt8Parser` is the same pattern for another type, not what uint8.go calls."""
+    def flag_type(t: str) -> str:
+        return (f"package flags\n\ntype {t}Parser {t}\n\n"
+                f"func new{t.title()}Parser(p *{t}) *{t}Parser {{ return nil }}\n\n"
+                f"func {t}Conv(s string) int {{ return 0 }}\n")
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "int8.go": flag_type("int8"),
+        "uint8.go": flag_type("uint8") + "\nfunc Register(p *uint8) {\n"
+                    "\tv := newUint8Parser(p)\n\t\n\t_ = v\n}\n",
+    })
+    table = scores(tmp_path, "uint8.go", "\t\n\t_ = v")
+    assert score(table, "int8.go", "func newInt8Parser(") <= \
+        score(table, "int8.go", "func int8Conv(") + 1

@@ -21,7 +21,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import ForLastNeighbors
+from .memo import ForLastNeighbors, PerAnalysis
 
 FAMILY = 0.9  # x100: the bonus for an identical word set on the row next to the cursor
 ROWS = 20  # rows above and below the cursor read for relatives
@@ -171,12 +171,26 @@ def _last_bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dic
     return found
 
 
+def _compute_own(analysis) -> frozenset[str]:
+    """The current file's top-level names (not its methods): their relatives in other
+    files are parallels (`newUint8Parser` in uint8.go, `newInt8Parser` in int8.go),
+    the same pattern for another type, not what this file calls."""
+    return frozenset(it.name for it in analysis.items if it.level <= 1 and it.name
+                     and it.kind in KINDS and it.kind != "method")
+
+
+own_names: PerAnalysis[frozenset[str]] = PerAnalysis(_compute_own)
+
+
 def lift(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
     """The candidates, entries of neighbor files with no use in the file yet raised by
     their family bonus (the same list for other languages)."""
     if resolver not in FAMILY_RESOLVERS or not files:
         return cands
     near = relatives(analysis.lines, cursor_line, ev.anchor)
+    own = own_names(analysis)
+    if own:
+        near = {n: d for n, d in near.items() if n not in own}
     found = _last_bonuses(near, postings(files))
     if not found:
         return cands
