@@ -9,16 +9,21 @@ variables around the cursor decide between them:
   lower-case (unexported) types included;
 * composite literals and constructors (`r := &Route{}`, `e := NewEntry(l)`, whose
   type is the constructor's declared result);
-* struct fields (`d.p.Expression()`: the field `p *Parser` of some struct).
+* struct fields (`d.p.Expression()`: the field `p *Parser` of some struct), and
+  variables read from one (`r := test.route`: the field `route *Route`).
 
 A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
 method name used only without a receiver (a local of the same name) is not a call of
-it. A constant of a `const ( .. )` block another of whose constants is used near the
-cursor is likely next (an iota enumeration is used a few at a time). An unexported
-name of another package (`toml.parseInteger` beside `toml.NewEncoder`) cannot be
-named from the current file at all. Type facts of a file are memoized per analysis (neighbors are re-read only when
-they change) and per line (the lines around the cursor).
+it; but a method named only plainly (a test's message string: `t.Errorf("GetQueries
+not equal")`) while a variable of its type is at hand is likely called, not less
+likely than the type's unnamed methods. A constant of a `const ( .. )` block another
+of whose constants is used near the cursor is likely next (an iota enumeration is
+used a few at a time). An unexported name of another package (`toml.parseInteger`
+beside `toml.NewEncoder`) cannot be named from the current file at all. What similar
+files of the package use: `evidence_go_pkg.py`. Type facts of a file are memoized
+per analysis (neighbors are re-read only when they change) and per line (the lines
+around the cursor).
 """
 
 from __future__ import annotations
