@@ -87,3 +87,17 @@ def test_go_method_named_in_a_message_beside_a_receiver_of_its_type_is_likely_ca
     # a plain mention (the message string) used to rank it below the methods not named
     assert score(table, "flag.go", "func (f *FlagSet) GetUint8(") > \
         score(table, "flag.go", "func (f *FlagSet) Aardvark()") + 20
+
+
+def test_remembered_co_use_bonuses_equal_a_fresh_computation():
+    sib = pkg.Siblings(vocabulary=frozenset({"Alpha", "Beta"}), definitions={},
+                       uses=(frozenset({"Beta"}), frozenset({"Beta"})),
+                       seen=(frozenset({"Alpha", "Beta"}), frozenset({"Beta"})),
+                       idents=(frozenset({"Alpha", "Beta"}), frozenset({"Beta"})))
+    first, other = frozenset({"Alpha"}), frozenset({"Alpha", "Gamma"})
+    same = (True, True)
+    assert pkg._last_bonuses(first, sib, same, frozenset()) == \
+        pkg.bonuses(first, sib, same)
+    assert pkg._last_bonuses(other, sib, same, frozenset()) == pkg.bonuses(other, sib, same)
+    assert pkg._last_bonuses(first, sib, (False, False), frozenset()) == {} != \
+        pkg._last_bonuses(first, sib, same, frozenset())

@@ -103,6 +103,21 @@ def bonuses(current: frozenset[str], sib: Siblings, same_package: Sequence[bool]
             if count[n] >= MIN_FILES and len(n) > 1}
 
 
+_LAST: list = [None]  # [(key, bonuses)]: per keystroke the same file and neighbors
+
+
+def _last_bonuses(current: frozenset[str], sib: Siblings, same: tuple[bool, ...],
+                  own: frozenset[str]) -> dict[str, float]:
+    """`bonuses`, remembered for the last current-file names and siblings (a keystroke
+    seldom changes which package names the file uses)."""
+    hit = _LAST[0]
+    if hit is not None and hit[0][0] is sib and hit[0][1:] == (current, same, own):
+        return hit[1]
+    found = bonuses(current, sib, same, own)
+    _LAST[0] = ((sib, current, same, own), found)
+    return found
+
+
 def lift(analysis, files: Sequence, ev, cands: list) -> list:
     """The candidates, neighbor entries not used in the file yet raised by their
     co-use bonus."""
@@ -113,7 +128,7 @@ def lift(analysis, files: Sequence, ev, cands: list) -> list:
     same = [f.analysis.package == package for f in files]
     own = defined_names(analysis)
     current = (used_names(analysis) & sib.vocabulary) | own
-    found = bonuses(current, sib, same, own)
+    found = _last_bonuses(current, sib, tuple(same), own)
     if not found:
         return cands
     items_of = [f.analysis.items for f in files]
