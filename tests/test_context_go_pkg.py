@@ -92,8 +92,8 @@ def test_go_method_named_in_a_message_beside_a_receiver_of_its_type_is_likely_ca
 def test_remembered_co_use_bonuses_equal_a_fresh_computation():
     sib = pkg.Siblings(vocabulary=frozenset({"Alpha", "Beta"}), definitions={},
                        uses=(frozenset({"Beta"}), frozenset({"Beta"})),
-                       seen=(frozenset({"Alpha", "Beta"}), frozenset({"Beta"})),
-                       idents=(frozenset({"Alpha", "Beta"}), frozenset({"Beta"})))
+                       seen=(frozenset({"Alpha", "Beta"}), frozenset({"Alpha", "Beta"})),
+                       idents=(frozenset({"Alpha", "Beta"}), frozenset({"Alpha", "Beta"})))
     first, other = frozenset({"Alpha"}), frozenset({"Alpha", "Gamma"})
     same = (True, True)
     assert pkg._last_bonuses(first, sib, same, frozenset()) == \
