@@ -11,7 +11,9 @@ words with an identifier a few lines away gets a bonus that grows with the share
 (Dice coefficient over the names' lower-cased words, plurals folded) and shrinks with
 the rows between. Only entries whose name is not used in the file yet are lifted (the
 others have evidence of their own), and only by words that say something (not `new`,
-`get`, `err`, ...).
+`get`, `err`, ...). Not read as relatives: the name a definition line declares, the
+current file's own top-level names and Go's predeclared types: their namesakes in
+other files are parallels (`GetUint8` and `GetInt8`), not what the code calls.
 """
 
 from __future__ import annotations
