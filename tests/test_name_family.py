@@ -81,3 +81,50 @@ def test_remembered_bonuses_equal_a_fresh_computation():
     assert nf._last_bonuses(first, index) == nf.bonuses(first, index)
     assert nf._last_bonuses(other, index) == nf.bonuses(other, index) != nf.bonuses(first, index)
     assert nf._last_bonuses(first, dict(index)) == nf.bonuses(first, index)
+
+
+def test_the_name_a_definition_line_declares_is_no_relative():
+    """The function around the cursor naming itself (`GetUint8`) says its parallels in
+    other files exist (`GetInt8`, `GetUint16`), not that it calls them; a call of the
+    same name still counts."""
+    lines = ["func (f *FlagSet) GetUint8(name string) (uint8, error) {", "\t",
+             "\treturn f.GetUint8Slice(name)", "}"]
+    near = nf.relatives(lines, 1, (0, 3))
+    assert "GetUint8" not in near and near["FlagSet"] == 1 and near["GetUint8Slice"] == 1
+    again = nf.relatives(["func run() {", "\t", "\trun()", "}"], 1, (0, 3))
+    assert again["run"] == 1  # the recursive call is an occurrence
+
+
+def test_parallel_definitions_of_other_files_are_not_lifted_by_the_function_name(tmp_path):
+    def getter(t: str) -> str:
+        return (f"package flags\n\nfunc (f *FlagSet) Get{t}(name string) (int, error) {{\n"
+                f"\treturn 0, nil\n}}\n")
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "flag.go": "package flags\n\ntype FlagSet struct{}\n\n"
+                   "func (f *FlagSet) Lookup(name string) int { return 0 }\n",
+        "int8.go": getter("Int8"), "int16.go": getter("Int16"),
+        "uint8.go": "package flags\n\nfunc (f *FlagSet) GetUint8(name string) (int, error) {\n"
+                    "\t\n\treturn 0, nil\n}\n",
+    })
+    table = scores(tmp_path, "uint8.go", "\t\n\treturn 0")
+    assert score(table, "int8.go", "func (f *FlagSet) GetInt8(") <= \
+        score(table, "flag.go", "func (f *FlagSet) Lookup(")
+
+
+def test_relatives_of_the_current_files_own_names_are_parallels_not_lifted(tmp_path):
+    """`newUint8Parser` defined in uint8.go and called near the cursor: int8.go's
+    `newInt8Parser` is the same pattern for another type, not what uint8.go calls."""
+    def flag_type(t: str) -> str:
+        return (f"package flags\n\ntype {t}Parser {t}\n\n"
+                f"func new{t.title()}Parser(p *{t}) *{t}Parser {{ return nil }}\n\n"
+                f"func {t}Conv(s string) int {{ return 0 }}\n")
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "int8.go": flag_type("int8"),
+        "uint8.go": flag_type("uint8") + "\nfunc Register(p *uint8) {\n"
+                    "\tv := newUint8Parser(p)\n\t\n\t_ = v\n}\n",
+    })
+    table = scores(tmp_path, "uint8.go", "\t\n\t_ = v")
+    assert score(table, "int8.go", "func newInt8Parser(") <= \
+        score(table, "int8.go", "func int8Conv(") + 1

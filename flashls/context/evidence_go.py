@@ -9,16 +9,21 @@ variables around the cursor decide between them:
   lower-case (unexported) types included;
 * composite literals and constructors (`r := &Route{}`, `e := NewEntry(l)`, whose
   type is the constructor's declared result);
-* struct fields (`d.p.Expression()`: the field `p *Parser` of some struct).
+* struct fields (`d.p.Expression()`: the field `p *Parser` of some struct), and
+  variables read from one (`r := test.route`: the field `route *Route`).
 
 A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
 method name used only without a receiver (a local of the same name) is not a call of
-it. A constant of a `const ( .. )` block another of whose constants is used near the
-cursor is likely next (an iota enumeration is used a few at a time). An unexported
-name of another package (`toml.parseInteger` beside `toml.NewEncoder`) cannot be
-named from the current file at all. Type facts of a file are memoized per analysis (neighbors are re-read only when
-they change) and per line (the lines around the cursor).
+it; but a method named only plainly (a test's message string: `t.Errorf("GetQueries
+not equal")`) while a variable of its type is at hand is likely called, not less
+likely than the type's unnamed methods. A constant of a `const ( .. )` block another
+of whose constants is used near the cursor is likely next (an iota enumeration is
+used a few at a time). An unexported name of another package (`toml.parseInteger`
+beside `toml.NewEncoder`) cannot be named from the current file at all. What similar
+files of the package use: `evidence_go_pkg.py`. Type facts of a file are memoized
+per analysis (neighbors are re-read only when they change) and per line (the lines
+around the cursor).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Sequence
 
 from . import ranking as R
 from .evidence import FAR, Evidence
+from .evidence_go_pkg import lift as lift_co_used
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 
@@ -45,6 +51,8 @@ _DECL = re.compile(r"\b([A-Za-z_]\w*)\s+(?:\.\.\.)?\*?(?:([A-Za-z_]\w*)\.)?([A-Z
 # `x := &T{`, `x = T{`, `x, err := pkg.F(`, `x := y.M(`
 _ASSIGN = re.compile(r"\b([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*&?"
                      r"(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*([({])")
+# `route := test.route`, `w = s.writer`: a struct field read
+_FIELD_READ = re.compile(r"\b([A-Za-z_]\w*)\s*:?=\s*&?([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*$")
 _RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
 _FUNC = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")
 _RESULT = re.compile(r"^\s*\(?\s*(?:\*|\[\])*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)")
@@ -62,11 +70,15 @@ class FileFacts:
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def line_bindings(line: str) -> tuple[tuple[str, str, str, str], ...]:
     """(variable, package qualifier or "", type or callee, how) a line declares:
-    how is "decl" (`c *Command`), "lit" (`r := &Route{`) or "call" (`e := NewEntry(`)."""
+    how is "decl" (`c *Command`), "lit" (`r := &Route{`), "call" (`e := NewEntry(`)
+    or "field" (`route := test.route`: the qualifier, then the field)."""
     out = []
     if ":=" in line or "=" in line:
         for var, pkg, name, bracket in _ASSIGN.findall(line):
             out.append((var, pkg, name, "lit" if bracket == "{" else "call"))
+        m = _FIELD_READ.search(line)
+        if m and m.group(1) not in _KEYWORDS:
+            out.append((m.group(1), m.group(2), m.group(3), "field"))
     for var, pkg, name in _DECL.findall(line):
         if var not in _KEYWORDS and name not in _KEYWORDS:
             out.append((var, pkg, name, "decl"))
@@ -194,6 +206,12 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
     local: dict[str, set[str]] = {}
     for row in range(first, last + 1):
         for var, pkg, name, how in line_bindings(lines[row]):
+            if how == "field":  # the field's declared type, when it is a known one
+                got = [t for k in known for t in k.fields.get(name, ())
+                       if any(t in kk.types for kk in known)]
+                if got:
+                    local.setdefault(var, set()).update(got)
+                continue
             if how == "call":
                 got = [t for k in known for t in k.results.get(name, ())]
                 if not got and any(name in k.types for k in known):
@@ -239,7 +257,7 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         owner = receiver_type(item)
         score = method_score(item, owner, ev, recv, near_types)
         out.append(c if score is None else replace(c, score=score))
-    return out
+    return lift_co_used(analysis, files, ev, out)  # what similar sibling files use
 
 
 def sibling_score(files: Sequence[NeighborFile], f_index: int, i_index: int, ev: Evidence,
@@ -281,7 +299,12 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
         return None
     near = R._near(use.distance)
     if not use.attribute:
-        return 100 * R.LOOSE_MEMBER / 2 * near + R._freq(use.nodes)
+        loose = 100 * R.LOOSE_MEMBER / 2 * near + R._freq(use.nodes)
+        if owner in near_types:
+            # named plainly only, with a variable of its type at hand: a message
+            # string naming the call (`t.Errorf("GetQueries not equal")`)
+            return max(loose, 100 * R.TYPED_MEMBER * near)
+        return loose
     typed = [recv.of(q) for q in use.qualifiers if q]
     if any(owner in t for t in typed):
         return 100 * R.TYPED_MEMBER * near + R._freq(use.nodes)

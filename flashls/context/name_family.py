@@ -11,7 +11,9 @@ words with an identifier a few lines away gets a bonus that grows with the share
 (Dice coefficient over the names' lower-cased words, plurals folded) and shrinks with
 the rows between. Only entries whose name is not used in the file yet are lifted (the
 others have evidence of their own), and only by words that say something (not `new`,
-`get`, `err`, ...).
+`get`, `err`, ...). Not read as relatives: the name a definition line declares, the
+current file's own top-level names and Go's predeclared types: their namesakes in
+other files are parallels (`GetUint8` and `GetInt8`), not what the code calls.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import ForLastNeighbors
+from .memo import ForLastNeighbors, PerAnalysis
 
 FAMILY = 0.9  # x100: the bonus for an identical word set on the row next to the cursor
 ROWS = 20  # rows above and below the cursor read for relatives
@@ -35,8 +37,13 @@ KINDS = frozenset({"function", "method", "type", "struct", "class", "interface",
 # words too common to make two names relatives
 WEAK_WORDS = frozenset("""new get set is has to from with the of for and or err error
     string str type value func fn make init default test with as at by in on it""".split())
+# Go's predeclared types: `uint8` in a signature is no relative of `GetUint8Slice`
+BUILTIN_TYPES = frozenset("""bool byte complex64 complex128 error float32 float64 int int8
+    int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any""".split())
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# the name a Go definition line declares: `func (f *FlagSet) GetUint8(`, `type x struct`
+_DECLARED = re.compile(r"^\s*(?:func\s*(?:\([^)]*\)\s*)?|type\s+)([A-Za-z_]\w*)")
 
 
 @lru_cache(maxsize=65_536)
@@ -63,7 +70,10 @@ def dice(a: frozenset[str], b: frozenset[str]) -> float:
 def relatives(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int]
               ) -> dict[str, int]:
     """Identifier -> rows to the cursor of its nearest occurrence, over the ROWS lines
-    above and below the cursor inside the anchor (the cursor's own line left out)."""
+    above and below the cursor inside the anchor (the cursor's own line left out). The
+    name a definition line declares is no occurrence: the function around the cursor
+    naming itself (`GetUint8`) says its parallels in other files (`GetInt8`,
+    `GetUint16`) exist, not that it calls them."""
     lo = max(anchor[0], cursor_line - ROWS, 0)
     hi = min(anchor[1], cursor_line + ROWS, len(lines) - 1)
     out: dict[str, int] = {}
@@ -71,7 +81,15 @@ def relatives(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int]
         d = abs(row - cursor_line)
         if d == 0:
             continue  # the line being typed: its half-words would change the family per key
-        for ident in _IDENT.findall(lines[row]):
+        line = lines[row]
+        m = _DECLARED.match(line)
+        declared = m.group(1) if m else None
+        for ident in _IDENT.findall(line):
+            if ident == declared:
+                declared = None  # its first occurrence on the line only
+                continue
+            if ident in BUILTIN_TYPES:
+                continue
             if out.get(ident, ROWS + 1) > d:
                 out[ident] = d
     return out
@@ -155,12 +173,26 @@ def _last_bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dic
     return found
 
 
+def _compute_own(analysis) -> frozenset[str]:
+    """The current file's top-level names (not its methods): their relatives in other
+    files are parallels (`newUint8Parser` in uint8.go, `newInt8Parser` in int8.go),
+    the same pattern for another type, not what this file calls."""
+    return frozenset(it.name for it in analysis.items if it.level <= 1 and it.name
+                     and it.kind in KINDS and it.kind != "method")
+
+
+own_names: PerAnalysis[frozenset[str]] = PerAnalysis(_compute_own)
+
+
 def lift(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
     """The candidates, entries of neighbor files with no use in the file yet raised by
     their family bonus (the same list for other languages)."""
     if resolver not in FAMILY_RESOLVERS or not files:
         return cands
     near = relatives(analysis.lines, cursor_line, ev.anchor)
+    own = own_names(analysis)
+    if own:
+        near = {n: d for n, d in near.items() if n not in own}
     found = _last_bonuses(near, postings(files))
     if not found:
         return cands
