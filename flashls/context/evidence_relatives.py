@@ -1,0 +1,64 @@
+"""Python: which of a big class's (or a module's) unused names the lines around the
+cursor point at.
+
+A method called for the first time on a typed receiver (`ctx: Context`, then
+`ctx.get_parameter_source(..)`) ties with every other public method of the class, and a
+module's first-used name (`defaults.COMMENT_END_STRING`) with all its other top-level
+names: the tie is broken by file order, and a class of 40 methods does not fit. The
+lines around the cursor often name a relative of the one needed: `ParameterSource`
+a line below `get_parameter_source`, the anchor `value_from_envvar` around
+`split_envvar_value`, `object_type` beside `ensure_object`. An entry already scored as
+such a tie member (its class has a receiver, its module is used as `mod.X`) and not
+used in the file yet is lifted by the family bonus of `name_family` (Dice share of
+words with an identifier near the cursor, fading with rows; common themes excluded).
+Entries with no evidence at all are left alone: a relative alone is weak evidence
+(Go's rule lifts them too; for Python it lost as many tasks as it won on dev).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from .name_family import bonuses, postings, relatives
+
+RESOLVERS = frozenset({"python"})
+MIN_SCORE = 10.0  # base score of a tie member (fill entries score 1-3)
+SCALE = 1.0  # of name_family's bonus
+
+_LAST: list = [None]  # (near identifiers, postings, bonuses): one line's keystrokes ask alike
+
+
+def _bonuses(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int],
+             files: Sequence) -> dict[str, float]:
+    near = relatives(lines, cursor_line, anchor)
+    index = postings(files)
+    key = tuple(sorted(near.items()))
+    hit = _LAST[0]
+    if hit is not None and hit[1] is index and hit[0] == key:
+        return hit[2]
+    found = bonuses(near, index)
+    _LAST[0] = (key, index, found)
+    return found
+
+
+def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
+    """`cands` with the unused tie members that have a relative near the cursor raised
+    (the same list when none has)."""
+    if not SCALE or not files or analysis.spec.resolver not in RESOLVERS:
+        return cands
+    found = _bonuses(analysis.lines, cursor_line, ev.anchor, files)
+    if not found:
+        return cands
+    out = cands
+    for k, c in enumerate(cands):
+        if c.file < 0 or c.score < MIN_SCORE:
+            continue
+        item = files[c.file].analysis.items[c.item]
+        b = found.get(item.name)
+        if not b or item.name in ev.uses:
+            continue
+        if out is cands:
+            out = list(cands)
+        out[k] = replace(c, score=c.score + SCALE * b)
+    return out
