@@ -7,12 +7,14 @@ module's first-used name (`defaults.COMMENT_END_STRING`) with all its other top-
 names: the tie is broken by file order, and a class of 40 methods does not fit. The
 lines around the cursor often name a relative of the one needed: `ParameterSource`
 a line below `get_parameter_source`, the anchor `value_from_envvar` around
-`split_envvar_value`, `object_type` beside `ensure_object`. An entry already scored as
-such a tie member (its class has a receiver, its module is used as `mod.X`) and not
-used in the file yet is lifted by the family bonus of `name_family` (Dice share of
-words with an identifier near the cursor, fading with rows; common themes excluded).
-Entries with no evidence at all are left alone: a relative alone is weak evidence
-(Go's rule lifts them too; for Python it lost as many tasks as it won on dev).
+`split_envvar_value`, `object_type` beside `ensure_object`. An entry that already has
+some evidence (its class has a receiver, its module is used as `mod.X`, it is used
+far from the cursor: `self.type.split_envvar_value` 500 lines above) and is not used
+inside the anchor is lifted by the family bonus of `name_family` (Dice share of words
+with an identifier near the cursor, the cursor's own line left out, fading with rows;
+common themes excluded). Entries with no evidence at all are left alone: a relative
+alone is weak evidence (Go's rule lifts them too; for Python that lost as many tasks
+as it won on dev).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .name_family import bonuses, postings, relatives
 RESOLVERS = frozenset({"python"})
 MIN_SCORE = 10.0  # base score of a tie member (fill entries score 1-3)
 SCALE = 1.0  # of name_family's bonus
+USED_TOO = True  # names used far from the anchor too (used inside it: evidence enough)
 
 _LAST: list = [None]  # (near identifiers, postings, bonuses): one line's keystrokes ask alike
 
@@ -56,7 +59,10 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
             continue
         item = files[c.file].analysis.items[c.item]
         b = found.get(item.name)
-        if not b or item.name in ev.uses:
+        if not b:
+            continue
+        use = ev.uses.get(item.name)
+        if use is not None and (not USED_TOO or use.distance == 0):
             continue
         if out is cands:
             out = list(cands)
