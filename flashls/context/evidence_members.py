@@ -27,6 +27,7 @@ NAME_MATCH = True  # `environment` is an `Environment` (flag: measured on dev)
 ANNOTATED = True  # a neighbor's `attr: T` / `def attr(self) -> T` types `x.attr`
 UNUSED_MEMBERS = True  # a typed receiver's members not used yet, at its nearest use
 DECLARED_NEAR = True  # a declared receiver's unused members at its nearest use too
+DECLARED_RESOLVERS = frozenset({"python"})  # measured on Python's dev tasks only
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
 SMALL_CLASS = 12  # public members a class may have before each is worth less
 MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
@@ -149,7 +150,8 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
             qualifiers |= use.qualifiers
             attributes.add(name)  # `x.template_class` itself: `x.template_class.m`
     typed = receiver_classes(qualifiers, ev, files)
-    declared = _declared(qualifiers, ev) if DECLARED_NEAR else {}
+    declared = _declared(qualifiers, ev) if DECLARED_NEAR and \
+        analysis.spec.resolver in DECLARED_RESOLVERS else {}
     if ATTRIBUTES_TOO:
         # by their annotations only: a name match (`x.console`) would bring every
         # method of an 80-method `Console` as near as the attribute
