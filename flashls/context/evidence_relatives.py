@@ -22,26 +22,65 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from .name_family import bonuses, postings, relatives
+from .name_family import KINDS, bonuses, relatives, words
 
 RESOLVERS = frozenset({"python"})
 MIN_SCORE = 10.0  # base score of a tie member (fill entries score 1-3)
 SCALE = 1.0  # of name_family's bonus
 USED_TOO = True  # names used far from the anchor too (used inside it: evidence enough)
 
-_LAST: list = [None]  # (near identifiers, postings, bonuses): one line's keystrokes ask alike
+_LAST: list = [None]  # (key, bonuses, items): one line's keystrokes ask alike
+
+
+_POSTINGS: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
+
+
+def file_postings(items: Sequence) -> dict[str, frozenset[str]]:
+    """word -> names of one neighbor file's entries having it (memoized per items
+    tuple: a fresh document's neighbor set differs, its files' items do not)."""
+    hit = _POSTINGS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    found: dict[str, set[str]] = {}
+    for item in items:
+        if item.name and item.kind in KINDS:
+            for w in words(item.name):
+                found.setdefault(w, set()).add(item.name)
+    out = {w: frozenset(names) for w, names in found.items()}
+    if len(_POSTINGS) > 512:
+        _POSTINGS.clear()
+    _POSTINGS[id(items)] = (items, out)
+    return out
+
+
+class _Index:
+    """`name_family`'s word index over the neighbor files, merged per word on demand
+    (a request asks for the words of a few dozen identifiers, not all of them)."""
+
+    __slots__ = ("_files", "_merged")
+
+    def __init__(self, files: Sequence) -> None:
+        self._files = [file_postings(f.analysis.items) for f in files]
+        self._merged: dict[str, frozenset[str]] = {}
+
+    def get(self, word: str, default=frozenset()):
+        hit = self._merged.get(word)
+        if hit is None:
+            parts = [p[word] for p in self._files if word in p]
+            hit = frozenset().union(*parts) if parts else frozenset()
+            self._merged[word] = hit
+        return hit if hit else default
 
 
 def _bonuses(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int],
              files: Sequence) -> dict[str, float]:
     near = relatives(lines, cursor_line, anchor)
-    index = postings(files)
-    key = tuple(sorted(near.items()))
+    key = (tuple(sorted(near.items())), tuple(id(f.analysis.items) for f in files))
     hit = _LAST[0]
-    if hit is not None and hit[1] is index and hit[0] == key:
-        return hit[2]
-    found = bonuses(near, index)
-    _LAST[0] = (key, index, found)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    found = bonuses(near, _Index(files))
+    _LAST[0] = (key, found, [f.analysis.items for f in files])  # keeps the ids valid
     return found
 
 
