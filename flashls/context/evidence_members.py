@@ -26,6 +26,8 @@ RESOLVERS = frozenset({"python", "js"})
 NAME_MATCH = True  # `environment` is an `Environment` (flag: measured on dev)
 ANNOTATED = True  # a neighbor's `attr: T` / `def attr(self) -> T` types `x.attr`
 UNUSED_MEMBERS = True  # a typed receiver's members not used yet, at its nearest use
+DECLARED_NEAR = True  # a declared receiver's unused members at its nearest use too
+DECLARED_RESOLVERS = frozenset({"python"})  # measured on Python's dev tasks only
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
 SMALL_CLASS = 12  # public members a class may have before each is worth less
 MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
@@ -148,13 +150,15 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
             qualifiers |= use.qualifiers
             attributes.add(name)  # `x.template_class` itself: `x.template_class.m`
     typed = receiver_classes(qualifiers, ev, files)
+    declared = _declared(qualifiers, ev) if DECLARED_NEAR and \
+        analysis.spec.resolver in DECLARED_RESOLVERS else {}
     if ATTRIBUTES_TOO:
         # by their annotations only: a name match (`x.console`) would bring every
         # method of an 80-method `Console` as near as the attribute
         for q, cs in receiver_classes(attributes - set(typed), ev, files,
                                       by_name=False).items():
             typed[q] = cs
-    if not typed:
+    if not typed and not declared:
         return cands
     from .ranking import PRIVATE, RECEIVER_MEMBER, TYPED_MEMBER, _freq, _near
     from .evidence import FAR
@@ -162,8 +166,10 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
     for q, cs in typed.items():
         for c in cs:
             holders.setdefault(c, set()).add(q)
-    near_use = analysis.usage_distances(set(typed), cursor_line, FAR) if UNUSED_MEMBERS \
-        else {}
+    near_use = analysis.usage_distances(set(typed) | set(declared), cursor_line, FAR) \
+        if UNUSED_MEMBERS else {}
+    if declared:
+        cands = _declared_near(cands, files, ev, declared, near_use)
     out = cands
     for k, c in enumerate(cands):
         if c.file < 0:
@@ -195,6 +201,46 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
             if out is cands:
                 out = list(cands)
             out[k] = replace(c, score=score, typed=c.typed or typed_use)
+    return out
+
+
+def _declared(qualifiers: set[str], ev) -> dict[str, frozenset[str]]:
+    """Qualifiers the file declares with a class (`self.type: ParamType`, `ctx: Context`)."""
+    declared = ev.receivers or {}
+    return {q: declared[q] for q in qualifiers if q in declared and q not in _SKIP}
+
+
+def _declared_near(cands: list, files: Sequence, ev, declared: dict, near_use: dict) -> list:
+    """A declared receiver's unused public members as near as the receiver's nearest
+    use, not its declaration (`self.type` declared in `__init__`, called 300 lines
+    below), scaled down for big classes like the members typed elsewhere."""
+    from .ranking import RECEIVER_MEMBER, _near
+    from .evidence import FAR
+    holders: dict[str, int] = {}
+    for q, cs in declared.items():
+        d = near_use.get(q, FAR)
+        for c in cs:
+            if d < holders.get(c, FAR):
+                holders[c] = d
+    if not holders:
+        return cands
+    out = cands
+    for k, c in enumerate(cands):
+        if c.file < 0:
+            continue
+        items = files[c.file].analysis.items
+        item = items[c.item]
+        if item.parent < 0 or not item.name or item.name[:1] == "_" or item.name in ev.uses:
+            continue
+        cls = items[item.parent].name
+        d = holders.get(cls)
+        if d is None:
+            continue
+        score = 100 * RECEIVER_MEMBER * _near(d) * _size_factor(items, cls)
+        if score > c.score:
+            if out is cands:
+                out = list(cands)
+            out[k] = replace(c, score=score)
     return out
 
 

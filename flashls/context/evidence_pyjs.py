@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from .evidence_members import revise as revise_members
+from .evidence_relatives import lift as lift_relatives
 
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
 RESOLVERS = frozenset({"python", "js"})
@@ -140,4 +141,5 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     if analysis.spec.resolver not in RESOLVERS:
         return cands
     cands = outline_repeats(cands, analysis.items)
-    return revise_members(analysis, files, ev, cands, cursor_line)
+    cands = revise_members(analysis, files, ev, cands, cursor_line)
+    return lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
