@@ -29,6 +29,7 @@ from typing import Sequence
 
 from .evidence_java import declared_receivers
 from .evidence_lang import common_pass
+from .name_family import KINDS as FAMILY_KINDS, bonuses, postings, relatives
 
 COMMON_PASS = frozenset({"java", "c"})  # LanguageSpec.resolver values
 CURSOR_TYPES = frozenset({"java"})
@@ -71,9 +72,35 @@ def _next_to_cursor(cands: list, analysis, files: Sequence, ev, cursor_line: int
     return out
 
 
+FAMILY_RESOLVERS = frozenset({"java", "c"})
+
+
+def _family(cands: list, analysis, files: Sequence, ev, cursor_line: int) -> list:
+    """Neighbor entries not used in the file yet, lifted by the words they share with
+    identifiers near the cursor (`name_family.bonuses`, Go's rule)."""
+    if not files:
+        return cands
+    near = relatives(analysis.lines, cursor_line, ev.anchor)
+    found = bonuses(near, postings(files))
+    if not found:
+        return cands
+    items_of = [f.analysis.items for f in files]
+    out = list(cands)
+    for k, c in enumerate(cands):
+        if c.file < 0:
+            continue
+        item = items_of[c.file][c.item]
+        b = found.get(item.name)
+        if b and item.kind in FAMILY_KINDS and item.name not in ev.uses:
+            out[k] = replace(c, score=c.score + b)
+    return out
+
+
 def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int
            ) -> list:
     """The candidates revised for Java and C/C++ (the same list for other languages)."""
+    if resolver in FAMILY_RESOLVERS:
+        cands = _family(cands, analysis, files, ev, cursor_line)
     if resolver in CURSOR_TYPES:
         cands = _next_to_cursor(cands, analysis, files, ev, cursor_line)
     if resolver in COMMON_PASS:
