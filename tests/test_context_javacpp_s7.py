@@ -90,3 +90,51 @@ def test_cpp_an_unused_relative_of_a_name_near_the_cursor_is_lifted(tmp_path):
             "  return out;\n}\n}  // namespace fmt\n")
     scores = _scores(tmp_path, {"fmt/format.h": fmt, "fmt/os.h": user}, "fmt/os.h", 5)
     assert scores["write_bytes"] > scores["helper0"] + 30
+
+
+GLM_TYPES = ("#pragma once\nnamespace glm\n{\n"
+             + "".join(f"\ttypedef detail::int{b} lowp_i{b};\n" for b in (8, 16, 32, 64))
+             + "".join(f"\ttypedef detail::uint{b} lowp_u{b};\n" for b in (8, 16, 32, 64))
+             + "\ttypedef float highp_float;\n}//namespace glm\n")
+
+
+def test_cpp_at_namespace_level_the_lines_around_the_cursor_are_near(tmp_path):
+    # glm's type_aligned.hpp: a list of macro calls at namespace level, no definition
+    # around the cursor; the family of `lowp_u16` on the next line was never looked at
+    user = ("#pragma once\n#include \"precision.hpp\"\nnamespace glm\n{\n"
+            "\tGLM_ALIGNED_TYPEDEF(lowp_i64, aligned_lowp_i64, 8);\n"
+            "\t\n"
+            "\tGLM_ALIGNED_TYPEDEF(lowp_u16, aligned_lowp_u16, 2);\n"
+            "}//namespace glm\n")
+    scores = _scores(tmp_path, {"glm/precision.hpp": GLM_TYPES, "glm/aligned.hpp": user},
+                     "glm/aligned.hpp", 5)
+    # lowp_u8: a relative of lowp_u16 (and between lowp_i64 and lowp_u16 in its file)
+    assert scores["lowp_u8"] > scores["highp_float"] + 30
+
+
+def test_an_unused_entry_between_two_used_next_to_the_cursor_is_likely(tmp_path):
+    from flashls.context.evidence_javacpp import SIBLING_SCORE
+    names = ("alpha", "bravo", "charlie", "delta")
+    consts = ("#pragma once\nnamespace ids\n{\n"
+              + "".join(f"constexpr int {n} = {i};\n" for i, n in enumerate(names))
+              + "}\n")
+    user = ("#pragma once\n#include \"ids.hpp\"\nint table[] = {\n"
+            "  ids::alpha,\n"
+            "  \n"
+            "  ids::charlie,\n"
+            "};\n")
+    scores = _scores(tmp_path, {"ids.hpp": consts, "table.hpp": user}, "table.hpp", 4)
+    assert scores["bravo"] >= SIBLING_SCORE  # between the two used on either side
+    assert scores["delta"] < SIBLING_SCORE
+
+
+def test_java_members_of_a_big_type_next_to_the_cursor_are_not_all_lifted(tmp_path):
+    from flashls.context.evidence_javacpp import CURSOR_TYPE_MEMBER, MAX_CURSOR_TYPE_MEMBERS
+    n = MAX_CURSOR_TYPE_MEMBERS + 1
+    manager = ("package p;\n\npublic class Manager {\n"
+               + "".join(f"    public void op{i}() {{\n    }}\n" for i in range(n)) + "}\n")
+    user = ("package p;\n\nclass Handler {\n    void run(Manager m) {\n"
+            "        m.op0();\n        \n    }\n}\n")
+    scores = _scores(tmp_path, {"p/Manager.java": manager, "p/Handler.java": user},
+                     "p/Handler.java", 5)
+    assert scores["op7"] < CURSOR_TYPE_MEMBER
