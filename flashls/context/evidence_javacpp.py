@@ -44,7 +44,8 @@ from typing import Sequence
 
 from .evidence_java import declared_receivers
 from .evidence_lang import common_pass
-from .name_family import KINDS as FAMILY_KINDS, ROWS, bonuses, postings, relatives
+from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
+from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last bonuses
 
 COMMON_PASS = frozenset({"java", "c"})  # LanguageSpec.resolver values
 CURSOR_TYPES = frozenset({"java"})
@@ -111,13 +112,13 @@ def _span(ev, cursor_line: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _family(cands: list, analysis, files: Sequence, ev, cursor_line: int) -> list:
+def _family(cands: list, files: Sequence, ev, near: dict[str, int]) -> list:
     """Neighbor entries not used in the file yet, lifted by the words they share with
-    identifiers near the cursor (`name_family.bonuses`, Go's rule)."""
-    if not files:
+    identifiers near the cursor (`near`: `name_family.relatives`; Go's rule, and its
+    memo of the last bonuses: keystrokes on one line ask the same again)."""
+    if not files or not near:
         return cands
-    near = relatives(analysis.lines, cursor_line, _span(ev, cursor_line))
-    found = bonuses(near, postings(files))
+    found = last_bonuses(near, postings(files))
     if not found:
         return cands
     items_of = [f.analysis.items for f in files]
@@ -137,54 +138,64 @@ SIBLING_ROWS = 10  # both neighbors used this near the cursor (5: the same on C/
 SIBLING_SCORE = 80.0  # (60: the same on C/C++ dev)
 
 
-def _between_siblings(cands: list, analysis, files: Sequence, ev, cursor_line: int) -> list:
+def _between_siblings(cands: list, files: Sequence, ev, near_rows: dict[str, int]) -> list:
     """An unused neighbor entry whose previous and next entries in its file (same
     container) are both used within SIBLING_ROWS of the cursor scores at least
     SIBLING_SCORE: code walking a list in order (`GLM_ALIGNED_TYPEDEF(lowp_i16, ..)`
     above, `(lowp_i32, ..)` below) skips none of it."""
     if not files:
         return cands
-    near = {n: d for n, d in relatives(analysis.lines, cursor_line,
-                                       _span(ev, cursor_line)).items()
-            if d <= SIBLING_ROWS}
+    near = {n for n, d in near_rows.items() if d <= SIBLING_ROWS}
     if not near:
         return cands
     lifted: set[tuple[int, int]] = set()
     for f_index, f in enumerate(files):
-        items = f.analysis.items
-        prev: dict[int, int] = {}  # parent -> index of the last item seen under it
-        order: list[tuple[int, int, int]] = []  # (before, index, parent)
-        for i, it in enumerate(items):
-            if it.kind == "import" or not it.name:
-                continue
-            order.append((prev.get(it.parent, -1), i, it.parent))
-            prev[it.parent] = i
-        after: dict[int, int] = {}
-        for before, i, _parent in order:
-            if before >= 0:
-                after[before] = i
-        for before, i, _parent in order:
-            nxt = after.get(i, -1)
-            if before < 0 or nxt < 0:
-                continue
-            name = items[i].name
-            if name in near or name in ev.uses:
-                continue
-            if items[before].name in near and items[nxt].name in near:
-                lifted.add((f_index, i))
+        after = _siblings(f.analysis.items)
+        for name in near:
+            for index, between, nxt in after.get(name, ()):
+                if nxt in near and between not in near and between not in ev.uses:
+                    lifted.add((f_index, index))
     if not lifted:
         return cands
     return [replace(c, score=SIBLING_SCORE) if (c.file, c.item) in lifted and
             c.score < SIBLING_SCORE else c for c in cands]
 
 
+_SIBLINGS: dict[int, tuple[object, dict]] = {}
+
+
+def _siblings(items) -> dict[str, tuple[tuple[int, str, str], ...]]:
+    """name -> (index, name, next name) of each entry that follows an entry of that
+    name in the same container (memoized per items tuple: a neighbor file's items
+    are shared by every request that reads it)."""
+    hit = _SIBLINGS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    by_parent: dict[int, list[int]] = {}
+    for i, it in enumerate(items):
+        if it.kind != "import" and it.name:
+            by_parent.setdefault(it.parent, []).append(i)
+    out: dict[str, list[tuple[int, str, str]]] = {}
+    for run in by_parent.values():
+        for k in range(1, len(run) - 1):
+            prev, i, nxt = items[run[k - 1]], items[run[k]], items[run[k + 1]]
+            out.setdefault(prev.name, []).append((run[k], i.name, nxt.name))
+    table = {n: tuple(v) for n, v in out.items()}
+    if len(_SIBLINGS) > 512:
+        _SIBLINGS.clear()
+    _SIBLINGS[id(items)] = (items, table)
+    return table
+
+
 def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int
            ) -> list:
     """The candidates revised for Java and C/C++ (the same list for other languages)."""
-    if resolver in FAMILY_RESOLVERS:
-        cands = _family(cands, analysis, files, ev, cursor_line)
-    if resolver in SIBLING_RESOLVERS:
-        cands = _between_siblings(cands, analysis, files, ev, cursor_line)
+    if files and (resolver in FAMILY_RESOLVERS or resolver in SIBLING_RESOLVERS):
+        near = relatives(analysis.lines, cursor_line, _span(ev, cursor_line))
+        if resolver in FAMILY_RESOLVERS:
+            cands = _family(cands, files, ev, near)
+        if resolver in SIBLING_RESOLVERS:
+            cands = _between_siblings(cands, files, ev, near)
     if resolver in CURSOR_TYPES:
         cands = _next_to_cursor(cands, analysis, files, ev, cursor_line)
     if resolver in COMMON_PASS:
