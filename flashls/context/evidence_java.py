@@ -32,6 +32,7 @@ from typing import Sequence
 
 from .memo import LINE_MEMO_SIZE
 
+EXPLICIT_FIRST = False  # imported types before same-package ones regardless of use
 MAX_PACKAGE_FILES = 400  # a package this large is sampled (its used types first)
 PRIVATE_FACTOR = 0.1  # a private member of another file's class: not usable here
 _ANNOTATION_LINE = re.compile(r"^\s*@(?!interface\b)[\w.]+\s*(?:\(.*\))?\s*$")
@@ -130,7 +131,8 @@ def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
         if not uses:
             continue
         explicit = name in imported
-        ranked.append((0 if explicit else 1, -uses, index, f))
+        ranked.append((0 if explicit else 1, -uses, index, f) if EXPLICIT_FIRST else
+                      (-uses, 0 if explicit else 1, index, f))
     ranked.sort()
     return [f for *_, f in ranked]
 
