@@ -146,3 +146,130 @@ def test_chunk_ends_cut_at_blank_lines_within_bounds():
     shifted = evidence.chunk_ends(["new"] + rows)
     assert shifted[1:3] == [e + 1 for e in ends[1:3]]  # ends resync after a blank line
 
+
+# -- entry costs per items tuple ------------------------------------------------------
+
+def test_entry_costs_equal_entry_cost_per_item():
+    from flashls.context.analysis import analyze
+    from flashls.context.languages import language_for
+    from flashls.context.neighbors import entry_cost
+    from flashls.context.ranking import entry_costs
+    for path in sorted(FIXTURES.rglob("*")):
+        spec = language_for("", str(path)) if path.is_file() else None
+        if spec is None:
+            continue
+        a = analyze(spec, path.read_text(), ("test-costs", str(path)))
+        assert entry_costs(a.items) == tuple(entry_cost(it) for it in a.items)
+        assert entry_costs(a.items) is entry_costs(a.items)  # memoized per items tuple
+
+
+# -- fill candidates made once per neighbor file version and place ------------------------------
+
+RANK_CASES = [("py_inventory", "inventory/services.py"),
+              ("go_shortener", "internal/store/store.go"),
+              ("ts_tasks", "src/store/taskStore.ts"),
+              ("rust_ledger", "src/ledger/mod.rs")]
+
+
+@pytest.mark.parametrize("workspace,rel", RANK_CASES)
+def test_reused_fill_candidates_equal_fresh_ones(workspace, rel):
+    from flashls.context import ranking
+    from flashls.context.assemble import _current_analysis
+    from flashls.context.document import Document
+    from flashls.context.evidence import gather
+    from flashls.context.neighbors import neighbor_files
+    from flashls.context.syntax import ParsedDocument
+    from flashls.settings import DEFAULT_EXCLUDE
+    root = FIXTURES / workspace
+    path = root / rel
+    ws = Workspace([str(root)], DEFAULT_EXCLUDE)
+    pdoc = ParsedDocument.open(Document(path.as_uri(), path.read_text(), "", 1), str(path))
+    analysis = _current_analysis(pdoc)
+    resolver = analysis.spec.resolver
+    files = neighbor_files(analysis.spec, str(path), analysis, ws, {})
+    names = set()
+    for f in files:
+        names.update(it.name for it in f.analysis.items if it.name)
+
+    def candidates(line: int) -> list:
+        ev = gather(analysis, line, names, resolver, -1)
+        out = []
+        for f_index, f in enumerate(files):
+            out += ranking._file_candidates(f_index, f, ev, ranking._merged(resolver, str(path), f),
+                                            ranking._module_use(f, ev), {})
+        return out
+
+    rng = random.Random(5)
+    reused = 0
+    for line in [0, len(analysis.lines) - 1] + rng.sample(range(len(analysis.lines)), 5):
+        warm = candidates(line)  # after the other lines' requests: made ones reused
+        before = {id(c) for c in warm}
+        ranking._FILL_LISTS.clear()
+        fresh = candidates(line)
+        assert warm == fresh, line
+        reused += sum(1 for c in candidates(line) if id(c) in {id(x) for x in fresh})
+        assert not before & {id(c) for c in fresh}  # the clear made new ones
+    assert reused, "fill candidates are reused between requests"
+
+
+def _per_item(f_index, f, ev, merged, module):
+    """A neighbor file's candidates scored item by item (no rows, no fill shortcut)."""
+    from flashls.context import ranking
+    items = f.analysis.items
+    out = []
+    for i, item in enumerate(items):
+        if item.kind == "import":
+            continue
+        score = ranking._neighbor_score(items, item, f, ev, merged, module, {})
+        typed = False
+        if item.parent != -1 and items[item.parent].name in ev.receiver_types:
+            use = ev.uses.get(item.name)
+            typed = bool(use is not None and use.attribute and
+                         items[item.parent].name in ranking._typed(use, ev, {}))
+        out.append((score, f_index, i, typed))
+    return out
+
+
+@pytest.mark.parametrize("workspace", ["go_shortener", "py_inventory", "java_library",
+                                       "rust_ledger", "ts_tasks", "c_geometry"])
+def test_looked_up_rows_equal_per_item_scores_under_every_kind_of_evidence(workspace):
+    """Synthetic evidence reaching rows every way `_reached` looks them up: used
+    names, Go receivers and scoring parents as receiver types, constructors of
+    parents with evidence; fill rows of every class, at several file ranks."""
+    from flashls.context import ranking
+    from flashls.context.analysis import analyze
+    from flashls.context.evidence import FAR, Evidence, NameUse
+    from flashls.context.languages import language_for
+    from flashls.context.neighbors import NeighborFile
+    rng = random.Random(workspace)
+    root = FIXTURES / workspace
+    files = []
+    for path in sorted(root.rglob("*")):
+        spec = language_for("", str(path)) if path.is_file() else None
+        if spec is not None:
+            a = analyze(spec, path.read_text(), ("test-rows", str(path)))
+            files.append(NeighborFile(str(path), path.name, a, len(files)))
+    compared = 0
+    for trial in range(30):
+        f_index = rng.randrange(len(files))
+        f = files[f_index]
+        rows = ranking.neighbor_rows(f.analysis.items, f.analysis.spec.resolver).rows
+        names = [item.name for _, item, _, _, _ in rows if item.name]
+        owners = [o for *_, o, _ in rows if o] + [p.name for _, _, p, _, _ in rows if p]
+        pick = lambda pool, k: rng.sample(pool, min(len(pool), k)) if pool else []
+        uses = {n: NameUse(rng.randint(1, 4), rng.choice([0, 5, 80, FAR]), rng.random() < 0.3,
+                           rng.random() < 0.5, frozenset(pick(owners + ["x"], 2)))
+                for n in pick(names, rng.randint(0, 6))}
+        rtypes = {t: rng.choice([0, 3, 40]) for t in pick(owners, rng.randint(0, 3))}
+        receivers = {"x": frozenset(pick(owners, 2))}
+        bound = frozenset(pick(owners, rng.randint(0, 2)))  # constructors' parents
+        ev = Evidence((0, 0), frozenset(), bound, uses, False, rtypes, receivers,
+                      {t: 1 for t in pick(list(rtypes), 1)})
+        merged = rng.random() < 0.5
+        module = NameUse(2, rng.choice([0, 50]), True, True) if rng.random() < 0.5 else None
+        ranking._FILL_LISTS.clear() if trial % 3 == 0 else None
+        got = [(c.score, c.file, c.item, bool(c.typed)) for c in
+               ranking._file_candidates(f_index, f, ev, merged, module, {})]
+        assert got == _per_item(f_index, f, ev, merged, module), (workspace, trial)
+        compared += len(got)
+    assert compared
