@@ -164,7 +164,7 @@ def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, g
 CHUNK_MIN_ROWS = 16
 CHUNK_MAX_ROWS = 64
 CHUNKED_NODE_ROWS = 2 * CHUNK_MAX_ROWS  # shorter nodes are read whole (memo per node)
-CHUNK_MEMO_SIZE = 4096
+CHUNK_MEMO_SIZE = 1024  # chunks (64 rows or fewer each): 64k rows of long nodes
 _CHUNKS: dict[tuple, tuple[dict[str, set[str]], tuple[tuple[int, str, str], ...]]] = {}
 
 
