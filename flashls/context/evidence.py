@@ -133,7 +133,11 @@ def _node_attributes(lines: Sequence[str], first: int, last: int, idents: object
         return hit[1]
     names: dict[str, set[str]] = {}
     typed: list[tuple[int, str, str]] = []
-    collect_attributes(lines, first, first, min(last, len(lines) - 1) + 1, go, names, typed)
+    end = min(last, len(lines) - 1) + 1
+    if end - first > CHUNKED_NODE_ROWS:
+        _collect_chunked(lines, first, end, go, names, typed)
+    else:
+        collect_attributes(lines, first, first, end, go, names, typed)
     result = attributes_result(names, typed)
     kept[id(idents)] = (idents, result)
     return result
@@ -143,12 +147,67 @@ def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, g
                        names: dict[str, set[str]], typed: list[tuple[int, str, str]]) -> None:
     """Add rows `start`..`end - 1` of the node that begins at row `first` to its
     tables (`first_tables` builds a huge node's in chunks of rows)."""
-    for row in range(start, end):
-        line = lines[row]
+    for row, line in enumerate(lines[start:end], start):  # a slice: no index per row
         for q, n in line_attributes(line):
             names.setdefault(n, set()).add(q)
         if ":" in line or "=" in line or go:
             typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
+
+
+# A long node (a Java or C++ class is one top-level node of hundreds of lines) changes
+# with every edit inside it, and was read again whole: its rows are read in chunks
+# whose tables are remembered by their text, so a new version re-reads the chunks
+# that changed. A chunk ends at a blank line (after CHUNK_MIN_ROWS) or at
+# CHUNK_MAX_ROWS, so a line inserted or deleted moves the chunk ends after it only
+# up to the next blank line. Merged in row order, the tables equal a reading of all
+# rows (any cut gives the same: `test_assembly_caches`).
+CHUNK_MIN_ROWS = 16
+CHUNK_MAX_ROWS = 64
+CHUNKED_NODE_ROWS = 2 * CHUNK_MAX_ROWS  # shorter nodes are read whole (memo per node)
+CHUNK_MEMO_SIZE = 1024  # chunks (64 rows or fewer each): 64k rows of long nodes
+_CHUNKS: dict[tuple, tuple[dict[str, set[str]], tuple[tuple[int, str, str], ...]]] = {}
+
+
+def chunk_ends(rows: Sequence[str]) -> list[int]:
+    """Where `_collect_chunked` cuts these rows (exclusive ends, the last len(rows))."""
+    ends = []
+    start = 0
+    for k, line in enumerate(rows):
+        size = k + 1 - start
+        if size >= CHUNK_MAX_ROWS or (size >= CHUNK_MIN_ROWS and not line.strip()):
+            ends.append(k + 1)
+            start = k + 1
+    if start < len(rows):
+        ends.append(len(rows))
+    return ends
+
+
+def _collect_chunked(lines: Sequence[str], first: int, end: int, go,
+                     names: dict[str, set[str]], typed: list[tuple[int, str, str]]) -> None:
+    rows = lines[first:end]
+    start = 0
+    for stop in chunk_ends(rows):
+        text = tuple(rows[start:stop])
+        key = (go, text)
+        hit = _CHUNKS.get(key)
+        if hit is None:
+            chunk_names: dict[str, set[str]] = {}
+            chunk_typed: list[tuple[int, str, str]] = []
+            collect_attributes(text, 0, 0, len(text), go, chunk_names, chunk_typed)
+            hit = (chunk_names, tuple(chunk_typed))
+            with _MEMO_LOCK:
+                if len(_CHUNKS) >= CHUNK_MEMO_SIZE:
+                    _CHUNKS.clear()
+                _CHUNKS[key] = hit
+        chunk_names, chunk_typed = hit
+        for n, qs in chunk_names.items():
+            got = names.get(n)
+            if got is None:
+                names[n] = set(qs)
+            else:
+                got |= qs
+        typed.extend((rel + start, v, t) for rel, v, t in chunk_typed)
+        start = stop
 
 
 def attributes_result(names: dict[str, set[str]], typed: list[tuple[int, str, str]]
@@ -281,7 +340,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
             star = star or "*" in line
     bound = bound_names(analysis.imports, lines, resolver)
     items = analysis.items
-    starts = [it[3] for it in items]
+    starts = item_starts(items)  # per items tuple (`moved_items`)
     anchor = anchor_range(anchor_items(analysis), cursor_line, lines)
     lo, hi = anchor
     wanted = frozenset(names)

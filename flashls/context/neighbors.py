@@ -123,8 +123,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                 continue
             key: tuple = ("buffer", pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
         else:
-            text = workspace.read(file)
-            stamp = workspace.stamp(file)
+            text, stamp = workspace.read_stamped(file)  # one stat for both
             if text is None or stamp is None:
                 continue
             key = ("disk", real, stamp)
@@ -208,8 +207,7 @@ def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspac
     complete = True
     for target in targets:
         spec = language_for("", target)
-        text = workspace.read(target)
-        stamp = workspace.stamp(target)
+        text, stamp = workspace.read_stamped(target)
         if spec is None or text is None or stamp is None:
             index[target] = frozenset()
             continue

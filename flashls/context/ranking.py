@@ -318,34 +318,121 @@ def neighbor_rows(items: Sequence[Item], resolver: str) -> NeighborRows:
     return out
 
 
+@dataclass(frozen=True)
+class RowIndex:
+    """Which of a neighbor file's rows (positions in `NeighborRows.rows`) a request's
+    evidence can reach, by the name it looks them up under; the rest are fill."""
+
+    by_name: dict[str, tuple[int, ...]]  # the entry's name
+    by_owner: dict[str, tuple[int, ...]]  # its Go receiver type
+    by_parent: dict[str, tuple[int, ...]]  # its scoring parent's name
+    constructors: dict[str, tuple[int, ...]]  # scoring parent's name, for constructors
+    classes: dict[tuple[bool, bool], tuple[int, ...]]  # (level <= 1, hidden) -> rows
+    class_of: tuple[tuple[bool, bool], ...]  # per row
+
+
+def _grouped(pairs) -> dict[str, tuple[int, ...]]:
+    out: dict = {}
+    for key, position in pairs:
+        out.setdefault(key, []).append(position)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_INDEXES: dict[int, tuple[object, RowIndex]] = {}
+
+
+def row_index(rows: NeighborRows) -> RowIndex:
+    """Memoized per rows (so per neighbor file version)."""
+    hit = _INDEXES.get(id(rows))
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    entries = rows.rows
+    class_of = tuple((item.level <= 1, item.name[:1] == "_") for _, item, _, _, _ in entries)
+    out = RowIndex(
+        _grouped((item.name, p) for p, (_, item, _, _, _) in enumerate(entries)),
+        _grouped((owner, p) for p, (_, _, _, owner, _) in enumerate(entries) if owner is not None),
+        _grouped((parent.name, p) for p, (_, _, parent, _, _) in enumerate(entries)
+                 if parent is not None),
+        _grouped((parent.name, p) for p, (_, item, parent, _, _) in enumerate(entries)
+                 if parent is not None and item.name in CONSTRUCTORS),
+        _grouped((c, p) for p, c in enumerate(class_of)),
+        class_of)
+    if len(_INDEXES) > 512:
+        _INDEXES.clear()
+    _INDEXES[id(rows)] = (rows, out)
+    return out
+
+
+def _reached(index: RowIndex, ev: Evidence) -> set[int]:
+    """Rows some evidence points at: the name used, the Go receiver or the scoring
+    parent a receiver's type, or a constructor of a parent with evidence (the
+    negation of `_file_candidates`' fill test, looked up instead of tested per row)."""
+    uses, rtypes = ev.uses, ev.receiver_types
+    out: set[int] = set()
+    for name in index.by_name.keys() & uses.keys():
+        out.update(index.by_name[name])
+    for owner in index.by_owner.keys() & rtypes.keys():
+        out.update(index.by_owner[owner])
+    for parent in index.by_parent.keys() & rtypes.keys():
+        out.update(index.by_parent[parent])
+    for parent, positions in index.constructors.items():
+        if _has_evidence(parent, ev):
+            out.update(positions)
+    return out
+
+
+_FILL_LISTS: dict[tuple[int, int], tuple[object, tuple, list]] = {}
+
+
+def _fill_list(rows: NeighborRows, index: RowIndex, f_index: int,
+               scores: dict[tuple[bool, bool], float]) -> list:
+    """Every row's fill candidate (None for a class without a fill score this time:
+    all its rows have evidence), the same list as last time while the scores are
+    the same (Candidates are immutable: the objects serve again)."""
+    key = (id(rows), f_index)
+    signature = tuple(sorted(scores.items()))
+    hit = _FILL_LISTS.get(key)
+    if hit is not None and hit[0] is rows and hit[1] == signature:
+        return hit[2]
+    made = [Candidate(scores[c], f_index, i) if c in scores else None
+            for (i, _, _, _, _), c in zip(rows.rows, index.class_of)]
+    if len(_FILL_LISTS) > 512:
+        _FILL_LISTS.clear()
+    _FILL_LISTS[key] = (rows, signature, made)
+    return made
+
+
 def _file_candidates(f_index: int, f: NeighborFile, ev: Evidence, merged: bool, module,
                      typed_memo: dict) -> list[Candidate]:
-    """A neighbor file's candidates. An entry nothing points at (its name unused, no
-    receiver or constructor evidence for its container or Go receiver) gets the fill
-    score `_scored` would give it, computed once per file."""
+    """A neighbor file's candidates, in the order of its rows. An entry nothing points
+    at (its name unused, no receiver or constructor evidence for its container or Go
+    receiver) gets the fill score `_scored` would give it, which depends on its class
+    (top level, `_hidden`) only: computed once per class, and the fill candidates of
+    the file come from a list kept per file version. Only the rows the evidence
+    reaches (`_reached`, by lookups) are scored one by one."""
+    rows = neighbor_rows(f.analysis.items, f.analysis.spec.resolver)
+    index = row_index(rows)
+    reached = _reached(index, ev)
+    entries = rows.rows
+    scores: dict[tuple[bool, bool], float] = {}
+    for cls, positions in index.classes.items():
+        p = next((p for p in positions if p not in reached), None)
+        if p is not None:  # a fill row of this class
+            _, item, parent, owner, _ = entries[p]
+            scores[cls] = _scored(item, parent, owner, f, ev, merged, module, typed_memo)
+    out = list(_fill_list(rows, index, f_index, scores))
+    if not reached:
+        return out
     uses, rtypes = ev.uses, ev.receiver_types
-    fill = {}  # (level <= 1, hidden) -> score
-    out = []
-    for index, item, parent, owner, container in \
-            neighbor_rows(f.analysis.items, f.analysis.spec.resolver).rows:
-        name = item.name
-        if name not in uses and (owner is None or owner not in rtypes) and \
-                (parent is None or (parent.name not in rtypes and not (
-                    name in CONSTRUCTORS and _has_evidence(parent.name, ev)))):
-            top, hidden = item.level <= 1, name[:1] == "_"
-            score = fill.get((top, hidden))
-            if score is None:
-                score = fill[(top, hidden)] = _scored(item, parent, owner, f, ev, merged,
-                                                      module, typed_memo)
-            out.append(Candidate(score, f_index, index))
-            continue
+    for p in reached:
+        i, item, parent, owner, container = entries[p]
         score = _scored(item, parent, owner, f, ev, merged, module, typed_memo)
         typed = False
         if container is not None and container in rtypes:
-            use = uses.get(name)
+            use = uses.get(item.name)
             typed = use is not None and use.attribute and \
                 container in _typed(use, ev, typed_memo)
-        out.append(Candidate(score, f_index, index, typed))
+        out[p] = Candidate(score, f_index, i, typed)
     return out
 
 
@@ -429,8 +516,12 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
         need = closure(items, c.item, picked)
         if not need:
             continue
-        cost = sum(entry_cost(items[i]) for i in need) + \
-            (0 if picked else part_overhead(source, "outline" if c.file < 0 else "neighbors"))
+        if c.file < 0:  # the current file's items are new with each version
+            cost = sum(entry_cost(items[i]) for i in need)
+        else:
+            costs = entry_costs(items)
+            cost = sum(costs[i] for i in need)
+        cost += 0 if picked else part_overhead(source, "outline" if c.file < 0 else "neighbors")
         if used + cost > budget:
             misses += 1
             continue
@@ -467,6 +558,22 @@ def _deferring_repeats(order: Sequence[Candidate], files: Sequence[NeighborFile]
                 continue
         yield c
     yield from later
+
+
+_ENTRY_COSTS: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def entry_costs(items: Sequence[Item]) -> tuple[int, ...]:
+    """`entry_cost` of each item, memoized per items tuple: a neighbor file's items
+    are the same for every request that imports it (per file version)."""
+    hit = _ENTRY_COSTS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    costs = tuple(entry_cost(it) for it in items)
+    if len(_ENTRY_COSTS) > 512:
+        _ENTRY_COSTS.clear()
+    _ENTRY_COSTS[id(items)] = (items, costs)
+    return costs
 
 
 _COSTS: dict[tuple[int, bool], tuple[object, int]] = {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat as stat_mode
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +22,10 @@ from typing import Callable, Iterable, Sequence
 from urllib.parse import unquote, urlparse
 
 import pathspec
-from cachetools import LRUCache, TTLCache
+from cachetools import LRUCache
 
 from ..settings import CREDENTIAL_FILE, CREDENTIAL_PATTERNS, EXCLUDED, effective_excludes
+from .timed_cache import TimedCache
 
 MAX_FILE_BYTES = 1_000_000
 BOUNDARY_TTL = 2.0  # seconds a path's allowed/denied verdict is reused (symlinks, ignores)
@@ -95,22 +97,20 @@ class Workspace:
         self._lock = threading.RLock()
         self._texts: LRUCache = LRUCache(maxsize=512)  # realpath -> (stamp, text | None)
         self._ignores: LRUCache = LRUCache(maxsize=1024)  # dir -> (stamp, spec | None)
-        self._verdicts: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
-        self._reals: TTLCache = TTLCache(maxsize=8192, ttl=BOUNDARY_TTL)
+        # asked hundreds of times per request: a dict lookup each (`timed_cache`)
+        self._verdicts = TimedCache(maxsize=8192, ttl=BOUNDARY_TTL)
+        self._reals = TimedCache(maxsize=8192, ttl=BOUNDARY_TTL)
         self._globbed: LRUCache = LRUCache(maxsize=4096)  # relative path -> glob verdict
         self._relatives: LRUCache = LRUCache(maxsize=4096)  # (path, realpath) -> relative
-        self.cache: TTLCache = TTLCache(maxsize=1024, ttl=BOUNDARY_TTL)  # imports.py
+        self.cache = TimedCache(maxsize=1024, ttl=BOUNDARY_TTL)  # imports.py
         self.reads = 0  # files actually read from disk (tests, benchmark)
 
     # -- boundary ----------------------------------------------------------
     def real(self, path: str) -> str:
         """`os.path.realpath`, remembered for `BOUNDARY_TTL` seconds."""
-        with self._lock:
-            hit = self._reals.get(path)
+        hit = self._reals.get(path)  # TimedCache: its own lock where it needs one
         if hit is None:
-            hit = os.path.realpath(path)
-            with self._lock:
-                self._reals[path] = hit
+            hit = self._reals[path] = os.path.realpath(path)
         return hit
 
     def root_of(self, path: str) -> str | None:
@@ -184,13 +184,11 @@ class Workspace:
         or EXCLUDED. Reused for `BOUNDARY_TTL` seconds: requests come per keystroke."""
         if not path or not os.path.isabs(path):
             return OUTSIDE_WORKSPACE  # no location (untitled:) is no place in a folder
-        with self._lock:
-            hit = self._verdicts.get(path, "")
+        hit = self._verdicts.get(path, "")
         if hit != "":
             return hit
         verdict = OUTSIDE_WORKSPACE if not self.contains(path) else self.exclusion(path)
-        with self._lock:
-            self._verdicts[path] = verdict
+        self._verdicts[path] = verdict
         return verdict
 
     def allowed(self, path: str) -> bool:
@@ -200,24 +198,29 @@ class Workspace:
     # -- reading -----------------------------------------------------------
     def read(self, path: str) -> str | None:
         """The text of `path`, or None when any rule forbids reading it."""
+        return self.read_stamped(path)[0]
+
+    def read_stamped(self, path: str) -> tuple[str | None, tuple[int, int] | None]:
+        """`read(path)` and the `stamp` of what was read, from one `stat` (a request
+        reads every neighbor file: `stamp` after `read` stats it again)."""
         if not self.allowed(path):
-            return None
+            return None, None
         real = self.real(path)
         try:
             st = os.stat(real)
         except OSError:
-            return None
-        if not os.path.isfile(real) or st.st_size > self.max_bytes:
-            return None
+            return None, None
+        if not stat_mode.S_ISREG(st.st_mode) or st.st_size > self.max_bytes:
+            return None, None  # `os.path.isfile` is this test of a `stat`
         stamp = _Stamp(st.st_mtime_ns, st.st_size)
         with self._lock:
             hit = self._texts.get(real)
             if hit is not None and hit[0] == stamp:
-                return hit[1]
+                return hit[1], (st.st_mtime_ns, st.st_size)
         text = self._read_text(real, st.st_size)
         with self._lock:
             self._texts[real] = (stamp, text)
-        return text
+        return text, (st.st_mtime_ns, st.st_size)
 
     def stamp(self, path: str) -> tuple[int, int] | None:
         """(mtime_ns, size) of a readable file, the key parsed caches are validated by."""

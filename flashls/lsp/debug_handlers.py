@@ -38,6 +38,7 @@ MODULE_CACHES = (
     ("flashls.context.analysis", "_PLACED"),
     ("flashls.context.analysis", "_STATES"),
     ("flashls.context.recent", "_CHUNK_IDS"),
+    ("flashls.context.evidence", "_CHUNKS"),
 )
 
 
