@@ -29,11 +29,12 @@ replay's cache hit unchanged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 from .analysis import _ident_counts
 from .memo import ForLastNeighbors, PerAnalysis
+from .unused_lift import lift_unused
 
 CO_USED = 1.0  # x100: the bonus for a name every similar sibling uses
 MIN_SIMILARITY = 0.05  # a sibling sharing less of the vocabulary says nothing
@@ -139,15 +140,4 @@ def lift(analysis, files: Sequence, ev, cands: list) -> list:
     own = defined_names(analysis)
     current = (used_names(analysis) & sib.vocabulary) | own
     found = _last_bonuses(current, sib, tuple(same), own)
-    if not found:
-        return cands
-    items_of = [f.analysis.items for f in files]
-    out = list(cands)
-    for k, c in enumerate(cands):
-        if c.file < 0:
-            continue
-        item = items_of[c.file][c.item]
-        b = found.get(item.name)
-        if b and item.kind in KINDS and item.name not in ev.uses:
-            out[k] = replace(c, score=c.score + b)
-    return out
+    return lift_unused(cands, files, ev, found, KINDS)

@@ -46,6 +46,7 @@ from .evidence_java import declared_receivers
 from .evidence_lang import common_pass
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
 from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last bonuses
+from .unused_lift import lift_unused
 
 COMMON_PASS = frozenset({"java", "c"})  # LanguageSpec.resolver values
 CURSOR_TYPES = frozenset({"java"})
@@ -119,18 +120,7 @@ def _family(cands: list, files: Sequence, ev, near: dict[str, int]) -> list:
     if not files or not near:
         return cands
     found = last_bonuses(near, postings(files))
-    if not found:
-        return cands
-    items_of = [f.analysis.items for f in files]
-    out = list(cands)
-    for k, c in enumerate(cands):
-        if c.file < 0:
-            continue
-        item = items_of[c.file][c.item]
-        b = found.get(item.name)
-        if b and item.kind in FAMILY_KINDS and item.name not in ev.uses:
-            out[k] = replace(c, score=c.score + b)
-    return out
+    return lift_unused(cands, files, ev, found, FAMILY_KINDS)
 
 
 SIBLING_RESOLVERS = frozenset({"java", "c"})  # C/C++ dev: +2 -2 tasks, Java +1

@@ -19,11 +19,11 @@ other files are parallels (`GetUint8` and `GetInt8`), not what the code calls.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
 from .memo import ForLastNeighbors, PerAnalysis
+from .unused_lift import lift_unused
 
 FAMILY = 0.9  # x100: the bonus for an identical word set on the row next to the cursor
 ROWS = 20  # rows above and below the cursor read for relatives
@@ -194,15 +194,4 @@ def lift(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line:
     if own:
         near = {n: d for n, d in near.items() if n not in own}
     found = _last_bonuses(near, postings(files))
-    if not found:
-        return cands
-    items_of = [f.analysis.items for f in files]
-    out = list(cands)
-    for k, c in enumerate(cands):
-        if c.file < 0:
-            continue
-        item = items_of[c.file][c.item]
-        b = found.get(item.name)
-        if b and item.kind in KINDS and item.name not in ev.uses:
-            out[k] = replace(c, score=c.score + b)
-    return out
+    return lift_unused(cands, files, ev, found, KINDS)
