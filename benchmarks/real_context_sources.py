@@ -171,8 +171,27 @@ def _fetch_js(p: Project, tmp: Path, dest: Path) -> None:
             tf.extract(m, dest, filter="data")
 
 
+def _mirror_versions(name: str) -> list[str]:
+    """The versions of a Debian package the configured mirror offers, newest first."""
+    done = subprocess.run(["apt-cache", "madison", name], capture_output=True, text=True,
+                          timeout=120)
+    return [line.split("|")[1].strip() for line in done.stdout.splitlines()
+            if line.count("|") >= 2]
+
+
 def _fetch_deb(p: Project, tmp: Path, dest: Path) -> None:
-    _run(["apt-get", "download", "-q", f"{p.name}={p.version}"], tmp)
+    """Download the pinned version; if the mirror dropped it (Debian replaces point
+    releases and security updates in place), take the mirror's newest and say so."""
+    try:
+        _run(["apt-get", "download", "-q", f"{p.name}={p.version}"], tmp)
+    except FetchError as err:
+        offered = _mirror_versions(p.name)
+        if "was not found" not in str(err) or not offered:
+            raise
+        print(f"note: {p.name} {p.version} is no longer on the mirror; using {offered[0]} "
+              f"(figures may differ slightly from runs on the pinned version)", file=sys.stderr)
+        _run(["apt-get", "download", "-q", f"{p.name}={offered[0]}"], tmp)
+        (dest / ".substituted").write_text(f"{p.name} {offered[0]}\n")
     debs = list(tmp.glob("*.deb"))
     if not debs:
         raise FetchError(f"apt-get download produced nothing for {p.name}")
