@@ -85,9 +85,20 @@ def test_every_page_is_in_the_nav_and_every_nav_entry_exists():
     "editors/daily-use.md", "how-it-works/context-real-code.md", "how-it-works/next-edit.md",
     "providers/index.md", "providers/self-hosting.md", "providers/local-models.md",
     "providers/loadtest.md", "security/credentials.md", "performance/big-files.md",
-    "development/vscode-e2e.md"])
+    "development/vscode-e2e.md", "development/context-log.md",
+    "development/big-files-log.md"])
 def test_pages_written_by_other_work_have_their_place(owned):
     assert owned in nav_pages()
+
+
+def test_every_module_is_in_the_architecture_module_map():
+    """A new module lands in the map with its commit; a removed one leaves it."""
+    text = (DOCS / "development" / "architecture.md").read_text(encoding="utf-8")
+    mapped = set(re.findall(r"^\| `(flashls/[\w/]+\.py)` \|", text, flags=re.M))
+    modules = {str(p.relative_to(ROOT)) for p in (ROOT / "flashls").rglob("*.py")
+               if p.name not in ("__init__.py", "__main__.py")}
+    assert sorted(modules - mapped) == [], "modules missing from the module map"
+    assert sorted(mapped - modules) == [], "the map names modules that do not exist"
 
 
 @pytest.mark.parametrize("page", [*PAGES, ROOT / "README.md"], ids=lambda p: p.name)
