@@ -25,6 +25,7 @@ from typing import Sequence
 
 from .evidence_members import revise as revise_members
 from .evidence_relatives import lift as lift_relatives
+from .evidence_similar import lift as lift_similar
 
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
 RESOLVERS = frozenset({"python", "js"})
@@ -142,4 +143,5 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
         return cands
     cands = outline_repeats(cands, analysis.items)
     cands = revise_members(analysis, files, ev, cands, cursor_line)
+    cands = lift_similar(analysis, files, ev, cands, cursor_line)  # `evidence_similar`
     return lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
