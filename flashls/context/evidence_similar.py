@@ -32,9 +32,15 @@ MOST_SIMILAR = 3  # functions read for names
 MIN_FUNCTIONS = 4  # fewer functions in the file: no statistics to weigh by
 MAX_FUNCTIONS = 2000  # more (generated code, a 15,000-line module): not read
 _FUNCTION_KINDS = frozenset({"function", "method"})
-_KEYWORDS = frozenset("""self cls None True False return if else elif for in while try
-    except finally with as def class pass raise import from not and or is lambda yield
-    await async break continue global nonlocal del assert""".split())
+_KEYWORDS = {
+    "python": frozenset("""self cls None True False return if else elif for in while try
+        except finally with as def class pass raise import from not and or is lambda
+        yield await async break continue global nonlocal del assert""".split()),
+    "js": frozenset("""this const let var function return if else for in of while try
+        catch finally new null undefined true false typeof instanceof switch case
+        default export import from class extends await async break continue throw
+        void delete yield static get set""".split()),
+}
 
 
 class _Functions:
@@ -45,6 +51,7 @@ class _Functions:
 
     def __init__(self, analysis) -> None:
         lines = analysis.lines
+        keywords = _KEYWORDS.get(analysis.spec.resolver, frozenset())
         self.ranges: list[tuple[int, int]] = []
         self.idents: list[frozenset[str]] = []
         for item in analysis.items:
@@ -54,7 +61,7 @@ class _Functions:
             for row in range(item.start, min(item.end, len(lines) - 1) + 1):
                 found |= line_identifiers(lines[row])
             self.ranges.append((item.start, item.end))
-            self.idents.append(frozenset(found - _KEYWORDS))
+            self.idents.append(frozenset(found - keywords))
         df: dict[str, int] = {}
         for s in self.idents:
             for t in s:
@@ -83,7 +90,7 @@ def similar_names(analysis, anchor: tuple[int, int], cursor_line: int) -> dict[s
     for row in range(max(0, lo), min(hi, len(lines) - 1) + 1):
         if row != cursor_line:
             mine |= line_identifiers(lines[row])
-    mine -= _KEYWORDS
+    mine -= _KEYWORDS.get(analysis.spec.resolver, frozenset())
     if not mine:
         return {}
     w = fns.weight
