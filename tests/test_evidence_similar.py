@@ -1,6 +1,7 @@
-"""Python rules of session 8 (`evidence_similar.py`): the names a twin of the function
-around the cursor uses, and it does not yet, are sent ahead of names with no such
-relative (the assertions fail with the rule turned off)."""
+"""Python rules of session 8: the names a twin of the function around the cursor uses,
+and it does not yet, are sent ahead of names with no such relative
+(`evidence_similar.py`); the file's own import statements weigh less than the
+signatures (`evidence_pyjs.IMPORT_FACTOR`). The assertions fail with the rule off."""
 
 from flashls.context import evidence_similar
 from flashls.context.analysis import analyze
@@ -68,3 +69,34 @@ def test_only_functions_much_like_the_anchor_count():
     found = evidence_similar.similar_names(a, anchor, 6)
     assert "reason_phrase" in found
     assert "unrelated_name" not in found and "compute_something" not in found
+
+
+HELPERS = "".join(f"def helper_{k}(value, other):\n    return value\n\n" for k in range(20))
+WIDGET = ("class Widget:\n    def resize_to_fit(self, width_limit, height_limit):\n        pass\n\n"
+          "    def redraw_all(self, region, force_flag):\n        pass\n")
+# a 22-line import statement the anchor uses one name of, and a receiver declared in
+# the anchor whose methods are not called yet
+PAINT = ("from .helpers import (\n" + "".join(f"    helper_{k},\n" for k in range(20)) + ")\n"
+         "from .models import Widget\n\n\n"
+         "def far_away():\n" + "".join(f"    helper_{k}(1, 2)\n" for k in range(20)) + "\n\n"
+         + "".join(f"def filler_{k}(x):\n    return x + {k}\n\n\n" for k in range(80))
+         + "def paint(region):\n    w = Widget()\n"
+         + "".join(f"    step_{k} = region + {k}\n" for k in range(12))
+         + "    helper_0(region, step_0)\n    w.")
+
+
+def _paint(tmp_path):
+    return _sent(tmp_path, {"pkg/__init__.py": "", "pkg/helpers.py": HELPERS,
+                            "pkg/models.py": WIDGET}, "pkg/main.py", PAINT, budget=500)
+
+
+def test_the_files_own_import_statements_give_way_to_signatures(tmp_path):
+    assert "def redraw_all(self, region, force_flag):" in _paint(tmp_path)
+
+
+def test_at_full_weight_the_import_statement_takes_the_room(tmp_path, monkeypatch):
+    from flashls.context import evidence_pyjs
+    monkeypatch.setattr(evidence_pyjs, "IMPORT_FACTOR", {"python": 1.0})
+    sent = _paint(tmp_path)
+    assert "from .helpers import (" in sent
+    assert "def redraw_all(self, region, force_flag):" not in sent
