@@ -41,9 +41,11 @@ TEXT = ("from .models import Response\nfrom .others import *\n\n\n"
         "                     ")
 
 
-def _request(tmp_path):
-    return _sent(tmp_path, {"pkg/__init__.py": "", "pkg/models.py": MODELS,
-                            "pkg/others.py": OTHERS}, "pkg/main.py", TEXT, budget=500)
+def _request(tmp_path, other: tuple[str, str] = ("others", OTHERS),
+             models: str = MODELS, text: str = TEXT) -> str:
+    """The context sent at the end of `pkg/main.py` (`text`) at 500 tokens."""
+    return _sent(tmp_path, {"pkg/__init__.py": "", "pkg/models.py": models,
+                            f"pkg/{other[0]}.py": other[1]}, "pkg/main.py", text, budget=500)
 
 
 def test_a_twin_function_brings_the_name_it_uses_next(tmp_path):
@@ -86,8 +88,7 @@ PAINT = ("from .helpers import (\n" + "".join(f"    helper_{k},\n" for k in rang
 
 
 def _paint(tmp_path):
-    return _sent(tmp_path, {"pkg/__init__.py": "", "pkg/helpers.py": HELPERS,
-                            "pkg/models.py": WIDGET}, "pkg/main.py", PAINT, budget=500)
+    return _request(tmp_path, ("helpers", HELPERS), WIDGET, PAINT)
 
 
 def test_the_files_own_import_statements_give_way_to_signatures(tmp_path):
