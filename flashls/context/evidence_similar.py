@@ -10,7 +10,7 @@ used near the cursor have evidence of their own; a name used only far away score
 weak evidence before (its use's distance).
 
 Per function or method of the current file: its identifier set, memoized per
-analysis. Per request: the anchor's identifiers (its own line range, the cursor's
+analysis and per the function's lines (an edit re-reads the function it changed). Per request: the anchor's identifiers (its own line range, the cursor's
 line left out), a weighted Jaccard share with every other function (each identifier
 weighs log(functions / functions using it)), and for the names of the MOST_SIMILAR
 functions above MIN_SIMILARITY that the anchor lacks, a bonus of WEIGHT x their
@@ -20,10 +20,13 @@ share. Neighbor entries with that name gain it (once, the best share).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import replace
 from typing import Sequence
 
-from .memo import PerAnalysis, line_identifiers
+from cachetools import LRUCache
+
+from .memo import CHUNK_MEMO_SIZE, PerAnalysis, line_identifiers
 
 RESOLVERS = frozenset({"python"})
 WEIGHT = 0.6  # x100: the bonus for a name of an identical function
@@ -57,11 +60,9 @@ class _Functions:
         for item in analysis.items:
             if item.kind not in _FUNCTION_KINDS or item.end <= item.start:
                 continue
-            found: set[str] = set()
-            for row in range(item.start, min(item.end, len(lines) - 1) + 1):
-                found |= line_identifiers(lines[row])
             self.ranges.append((item.start, item.end))
-            self.idents.append(frozenset(found - keywords))
+            self.idents.append(_function_idents(
+                tuple(lines[item.start:min(item.end, len(lines) - 1) + 1]), keywords))
         df: dict[str, int] = {}
         for s in self.idents:
             for t in s:
@@ -71,6 +72,24 @@ class _Functions:
 
 
 functions = PerAnalysis(_Functions)
+_IDENTS: LRUCache = LRUCache(maxsize=CHUNK_MEMO_SIZE)  # a function's lines -> identifiers
+_LOCK = threading.Lock()
+
+
+def _function_idents(rows: tuple[str, ...], keywords: frozenset[str]) -> frozenset[str]:
+    """The identifiers of a function's lines, remembered by the lines: a new version
+    of the file re-reads only the functions an edit changed."""
+    key = (rows, keywords)
+    with _LOCK:
+        hit = _IDENTS.get(key)
+    if hit is None:
+        found: set[str] = set()
+        for line in rows:
+            found |= line_identifiers(line)
+        hit = frozenset(found - keywords)
+        with _LOCK:
+            _IDENTS[key] = hit
+    return hit
 
 
 def similar_names(analysis, anchor: tuple[int, int], cursor_line: int) -> dict[str, float]:
