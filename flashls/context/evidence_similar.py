@@ -1,20 +1,20 @@
 """Python: names the file's code most like the anchor uses, and the anchor not yet.
 
 Code repeats itself: httpx's `Client` and `AsyncClient` are twins method by method,
-jinja2's `visit_*` methods follow one pattern, click's option and argument handlers
-share their steps. When a function elsewhere in the file is much like the one around
-the cursor (its identifiers, weighed by how rare they are in the file), the names it
-uses that the anchor does not use yet are likely next: the twin's
-`response.reason_phrase` 440 lines away, the sibling handler's `split_opt`. Names
-used near the cursor have evidence of their own; a name used only far away scored as
-weak evidence before (its use's distance).
+jinja2's `visit_*` methods follow one pattern. When a function elsewhere in the file
+is much like the one around the cursor (its identifiers, weighed by how rare they are
+in the file), the names it uses that the anchor does not use yet are likely next: the
+twin's `response.reason_phrase` 440 lines away. A name used only far away was weak
+evidence before (its use's distance); names used near the cursor have their own.
 
 Per function or method of the current file: its identifier set, memoized per
-analysis and per the function's lines (an edit re-reads the function it changed). Per request: the anchor's identifiers (its own line range, the cursor's
-line left out), a weighted Jaccard share with every other function (each identifier
-weighs log(functions / functions using it)), and for the names of the MOST_SIMILAR
-functions above MIN_SIMILARITY that the anchor lacks, a bonus of WEIGHT x their
-share. Neighbor entries with that name gain it (once, the best share).
+analysis and per the function's lines (an edit re-reads the function it changed).
+Per request: the anchor's identifiers (its own line range, the cursor's line left
+out), a weighted Jaccard share with every other function (each identifier weighs
+log(functions / functions using it)), and for the names of the MOST_SIMILAR functions
+above MIN_SIMILARITY that the anchor lacks, a bonus of WEIGHT x their share. Neighbor
+entries with that name gain it (once, the best share). Measured on Python's dev pool
+(JS/TS: +1 of 669 on its pool, dev unchanged; not enabled).
 """
 
 from __future__ import annotations
