@@ -498,7 +498,8 @@ def big_workspace(target: Path) -> Path:
 
 async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms: float,
                seed: int, samples: int, verbose: bool, trace: bool = False,
-               release: bool = False, gc_policy: str = "on", big_every: int = 0) -> dict:
+               release: bool = False, gc_policy: str = "on", big_every: int = 0,
+               min_keystrokes: int = 0) -> dict:
     from tests.fake_deepseek import FakeDeepSeek
     rng = random.Random(seed)
     fake = FakeDeepSeek(soak_reply(random.Random(seed + 1)),
@@ -569,7 +570,8 @@ async def _run(minutes: float, simulated_hours: float, max_open: int, latency_ms
     await sample()
     sampling = asyncio.create_task(sampler())
     try:
-        while time.monotonic() - started < wall_s:
+        while (time.monotonic() - started < wall_s
+               or typist.counters.keystrokes < min_keystrokes):
             await typist.step()
             await client.drain()
             if client.proc.returncode is not None:
@@ -646,10 +648,11 @@ def run(minutes: float = 2.0, *, simulated_hours: float = 1.0, max_open: int = 1
         verbose: bool = False, trace: bool = False, release: bool = False,
         gc_policy: str = "on", big_every: int = 0) -> dict:
     """Run the soak and return its numbers (see the module docstring)."""
-    if quick:
-        minutes, simulated_hours, samples = 10 / 60, 0.1, 6
+    min_keystrokes = 0
+    if quick:  # a loaded machine types slower: run on until the smoke run has typed enough
+        minutes, simulated_hours, samples, min_keystrokes = 10 / 60, 0.1, 6, 150
     return asyncio.run(_run(minutes, simulated_hours, max_open, latency_ms, seed, samples,
-                            verbose, trace, release, gc_policy, big_every))
+                            verbose, trace, release, gc_policy, big_every, min_keystrokes))
 
 
 def compare_rows(results: dict[str, dict]) -> list[str]:

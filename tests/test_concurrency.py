@@ -234,7 +234,7 @@ def test_soak_quick_leaks_nothing():
     result = run(quick=True)
     assert result["exit_code"] == 0
     assert result["errors"] == 0, result["error_samples"]
-    assert result["keystrokes"] > 100 and result["upstream"] > 0
+    assert result["keystrokes"] >= 150 and result["upstream"] > 0  # typed on until 150
     idle = result["idle"]
     assert idle["jobs"] == 0 and idle["generations"] == 0
     assert idle["tasks"] <= 2
