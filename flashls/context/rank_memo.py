@@ -48,6 +48,8 @@ from cachetools import LRUCache
 from .bigfile_fastpath import splice_ends, typed_anchor
 from .evidence import anchor_range
 from .evidence_c import NAMESPACE_KINDS, anchor_items, unanchored_key
+from . import item_keys
+from .item_keys import key_counts
 from .memo import line_identifiers
 from .moved_items import item_starts
 from .neighbors import NeighborFile
@@ -307,7 +309,7 @@ def resolve(kept: Kept, items: Sequence[Item], files: Sequence[NeighborFile],
             continue
         hits = [j for at in kept.hint.get(k, ()) for j in (at, at + shift)
                 if 0 <= j < len(items) and _key("", items[j]) == k]
-        if not hits:
+        if not hits and k in key_counts(items):  # (a key gone from the items: no index)
             hits = list(_index_of("", items).get(k, ()))
         found_outline.update(i for i in hits if _outline_shown(items[i], window))
     out.extend((-1, i) for i in sorted(found_outline))
@@ -393,8 +395,8 @@ def _vanished(kept: Kept, items: Sequence[Item]) -> frozenset:
     (a `[` still open) lets the parser lose the rest of a class for a few keystrokes.
     They stay remembered, so they are taken again, where they were, once the parse
     has them back (the outline meanwhile keeps its last text, `part_layout`)."""
-    index = _index_of("", items)
-    return frozenset(k for k in kept.keys if k[0] == "" and k not in index)
+    counts = key_counts(items)  # warm: from the last version's (`item_keys`)
+    return frozenset(k for k in kept.keys if k[0] == "" and k not in counts)
 
 
 def _in_prompt_order(held: list[tuple[int, int]], files: Sequence[NeighborFile],
@@ -545,3 +547,4 @@ def forget() -> None:
     objects they were computed from, and bounded)."""
     with _LOCK:
         _DOCS.clear()
+    item_keys.forget()
