@@ -21,6 +21,7 @@ from cachetools import LRUCache
 from .bigfile_fastpath import splice_of
 
 _COUNTS: LRUCache = LRUCache(maxsize=16)  # id(items) -> (items, {key: count})
+SPLICES_BACK = 3  # splices followed back to a version whose counts are known
 _LOCK = threading.Lock()
 
 
@@ -31,35 +32,45 @@ def outline_key(item) -> tuple:
 
 def key_counts(items: Sequence) -> Mapping[tuple, int]:
     """{outline_key(it): how many items have it} for `items` (read-only)."""
-    with _LOCK:
-        hit = _COUNTS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
-    counts = _from_splice(items)
+    counts = _carried(items, SPLICES_BACK)
     if counts is None:
         counts = {}
         for it in items:
             k = outline_key(it)
             counts[k] = counts.get(k, 0) + 1
+        with _LOCK:
+            _COUNTS[id(items)] = (items, counts)
+    return counts
+
+
+def _carried(items: Sequence, depth: int) -> dict | None:
+    """The counts of `items` when known, or carried from a version a few splices back
+    whose counts are (after a whole-tree reparse a version is spliced from the last
+    exact one, through the idle reparse's version no request asked about)."""
+    with _LOCK:
+        hit = _COUNTS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    splice = splice_of(items) if depth else None
+    if splice is None:
+        return None
+    old, head, tail = splice
+    base = _carried(old, depth - 1)
+    if base is None:
+        return None
+    counts = _from_splice(base, old, items, head, tail)
     with _LOCK:
         _COUNTS[id(items)] = (items, counts)
     return counts
 
 
-def _from_splice(items: Sequence) -> dict | None:
-    splice = splice_of(items)
-    if splice is None:
-        return None
-    old, head, tail = splice
-    with _LOCK:
-        hit = _COUNTS.get(id(old))
-    if hit is None or hit[0] is not old:
-        return None
+def _from_splice(base: dict, old: Sequence, items: Sequence, head: int, tail: int) -> dict:
+    """`old`'s counts `base` less the items the splice replaced, plus those it put in."""
     gone = [outline_key(it) for it in old[head:len(old) - tail]]
     added = [outline_key(it) for it in items[head:len(items) - tail]]
     if Counter(gone) == Counter(added):  # an Enter, a body edit: the same keys
-        return hit[1]
-    counts = dict(hit[1])  # (a copy: the last version's may be asked again)
+        return base
+    counts = dict(base)  # (a copy: the last version's may be asked again)
     for k in gone:
         left = counts[k] - 1
         if left:

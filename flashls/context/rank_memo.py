@@ -45,7 +45,7 @@ from typing import Sequence
 
 from cachetools import LRUCache
 
-from .bigfile_fastpath import splice_ends, typed_anchor
+from .bigfile_fastpath import splice_ends, splice_of, typed_anchor
 from .evidence import anchor_range
 from .evidence_c import NAMESPACE_KINDS, anchor_items, unanchored_key
 from . import item_keys
@@ -140,7 +140,7 @@ def anchor_identifiers(lines: Sequence[str], anchor: Anchor, typing_line: int) -
     return frozenset(out)
 
 
-_NAMES: LRUCache = LRUCache(maxsize=128)  # id(items) -> (items, names it defines)
+_NAMES: LRUCache = LRUCache(maxsize=64)  # id(items) -> (items, names it defines)
 
 
 def _defined(items: Sequence[Item]) -> frozenset[str]:
@@ -231,19 +231,39 @@ def _prime_demand(doc: _Doc, items: Sequence[Item]) -> None:
     Summing all of them is a millisecond in a 5,000-line file."""
     from . import ranking
     from .moved_items import cost_change
-    hit = ranking._COSTS.get((id(items), True))
-    if hit is not None and hit[0] is items:
-        doc.demand = (items, hit[1])
-        return
-    if doc.demand is None:
-        doc.demand = (items, ranking._items_cost(items, True))
-        return
-    old, cost = doc.demand
-    n, m = len(old), len(items)
-    p, q = splice_ends(old, items) or _common_ends(tuple(old), tuple(items))  # warm
-    cost += cost_change(old[p:n - q], items[p:m - q])  # items an Enter only moved: free
-    ranking._remember_cost(items, True, cost)
+    cost = _spliced_cost(items)  # (also a version whose cost is known already)
+    if cost is None and doc.demand is None:
+        cost = ranking._items_cost(items, True)
+    elif cost is None:
+        old, cost = doc.demand
+        n, m = len(old), len(items)
+        p, q = splice_ends(old, items) or _common_ends(tuple(old), tuple(items))  # warm
+        cost += cost_change(old[p:n - q], items[p:m - q])  # items an Enter only moved: free
+        ranking._remember_cost(items, True, cost)
     doc.demand = (items, cost)
+
+
+def _spliced_cost(items: Sequence[Item], depth: int = 3) -> int | None:
+    """The whole cost of `items` from the versions it was spliced from, when one of
+    them (a few splices back) has a known cost. After a whole-tree reparse the next
+    version is spliced from the last exact one, and an idle reparse's version is one
+    no request saw: `doc.demand`'s version is then not its base, and comparing the two
+    built every item an Enter had moved (and kept them, in the memos of their costs)."""
+    from . import ranking
+    from .moved_items import cost_change
+    known = ranking._COSTS.get((id(items), True))
+    if known is not None and known[0] is items:
+        return known[1]
+    splice = splice_of(items)
+    if splice is None or depth == 0:
+        return None
+    base, p, q = splice
+    cost = _spliced_cost(base, depth - 1)
+    if cost is None:
+        return None
+    cost += cost_change(base[p:len(base) - q], items[p:len(items) - q])
+    ranking._remember_cost(items, True, cost)
+    return cost
 
 
 def _nested(a: Anchor, b: Kept) -> bool:
@@ -260,7 +280,12 @@ def _outline_shown(item: Item, window: tuple[int, int]) -> bool:
     return not (item.kind == "import" and lo <= item.start <= hi)
 
 
-_FILE_KEYS: LRUCache = LRUCache(maxsize=128)  # id(items) -> (items, {key: [indices]})
+# id(items) -> (items, {key: [indices]}): a neighbor file's, or the current document's
+# when a kept entry is not where its hint says. Each entry holds a version's items and
+# a list per key; when every keystroke built one (session 7's vanished-key check), 128
+# versions of the 15,000-line file held 60-70 MB (RSS after `benchmarks.bigfiles`
+# 195 MB instead of 124)
+_FILE_KEYS: LRUCache = LRUCache(maxsize=32)
 
 
 def _index_of(source: str, items: Sequence[Item]) -> dict:
