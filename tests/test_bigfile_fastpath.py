@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.bigfiles import synthetic_python
-from flashls.context import analysis, bigfile_fastpath, ident_counts, local_parse, rank_memo, \
-    ranking, syntax, window
+from collections import Counter
+
+from flashls.context import analysis, bigfile_fastpath, ident_counts, item_keys, local_parse, \
+    rank_memo, ranking, syntax, window
 from flashls.context.assemble import assemble_context, prepare_document
 from flashls.context.document import Document
 from flashls.context.neighbors import entry_cost
@@ -80,6 +82,7 @@ def _small_documents_take_the_region_path(monkeypatch):
     monkeypatch.setattr(syntax, "REGION_MIN_BYTES", 0)
     analysis.clear()
     bigfile_fastpath.forget()
+    item_keys.forget()
     yield
     analysis.clear()
 
@@ -95,6 +98,7 @@ def test_incremental_counts_splices_and_demand_equal_a_fresh_computation(
     last = local_parse.current_analysis(pdoc)
     doc_memo = rank_memo._Doc(anchors=None)  # type: ignore[arg-type]
     rank_memo._prime_demand(doc_memo, last.items)
+    item_keys.key_counts(last.items)
     undo: list = []
     for kind, where, n in edits:
         if kind == "pause":
@@ -129,6 +133,9 @@ def test_incremental_counts_splices_and_demand_equal_a_fresh_computation(
         ranking._COSTS.clear()
         rank_memo._prime_demand(doc_memo, got.items)
         assert doc_memo.demand[1] == sum(entry_cost(it) for it in got.items)
+        # the outline keys carried from the last version's are the items' own
+        assert item_keys.key_counts(got.items) == \
+            Counter(rank_memo._key("", it) for it in got.items)
         last = got
 
 
@@ -144,6 +151,25 @@ def test_an_enter_reports_every_following_item_as_kept():
     p, q = bigfile_fastpath.splice_ends(before, after)
     assert len(after) - p - q <= 6 and q > 30  # the edited region: a few functions
     assert after[-1].start == before[-1].start + 1  # moved, yet counted as kept
+
+
+def test_an_enter_carries_the_outline_keys_over_reading_only_the_edited_items(monkeypatch):
+    """The stable tier asks per keystroke whether its remembered outline keys still
+    exist: after an Enter the answer comes from the last version's keys and the few
+    items the edit replaced, not from reading (and building) every moved item."""
+    pdoc = _open()
+    before = local_parse.current_analysis(pdoc).items
+    item_keys.key_counts(before)
+    line = pdoc.doc.text.split("\n").index("def handler_40(value, scale=5):")
+    pdoc.apply_change((line + 3, 0), (line + 3, 0), "\n")
+    pdoc.doc.version += 1
+    after = local_parse.current_analysis(pdoc.snapshot()).items
+    read = []
+    real_key = item_keys.outline_key
+    monkeypatch.setattr(item_keys, "outline_key", lambda it: read.append(it) or real_key(it))
+    counts = item_keys.key_counts(after)
+    assert 0 < len(read) <= 12 < len(after)
+    assert counts == Counter(rank_memo._key("", it) for it in after)
 
 
 def _all_anchors(cursor_line: int, starts) -> list[int]:

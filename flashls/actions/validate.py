@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Parser, Tree
 
+from ..context.document import parse_bytes
 from ..context.languages import LanguageSpec
 from .selection import same_code
 
@@ -57,9 +58,8 @@ def syntax_problems(root: Node, source: bytes, from_byte: int = 0) -> SyntaxProb
 
 def _point(text: str) -> tuple[int, int]:
     """tree-sitter (row, byte column) at the end of `text`."""
-    row = text.count("\n")
-    tail = text[text.rfind("\n") + 1:]
-    return row, len(tail.encode("utf-8", "surrogatepass"))
+    data = parse_bytes(text)  # (a lone "\r" ends a row, as the parser reads it)
+    return data.count(b"\n"), len(data) - data.rfind(b"\n") - 1
 
 
 def _parse_both(text: str, start: int, end: int, replacement: str, spec: LanguageSpec,
@@ -67,8 +67,8 @@ def _parse_both(text: str, start: int, end: int, replacement: str, spec: Languag
     """Trees of the document before and after the replacement. With the current tree
     of `text`, the second is an incremental reparse (~10x cheaper than a full one)."""
     parser: Parser = spec.parser()
-    old_source = text.encode("utf-8", "surrogatepass")
-    new_source = (text[:start] + replacement + text[end:]).encode("utf-8", "surrogatepass")
+    old_source = parse_bytes(text)
+    new_source = parse_bytes(text[:start] + replacement + text[end:])
     if tree is None:
         return parser.parse(old_source), parser.parse(new_source), old_source, new_source
     head = text[:start]

@@ -12,6 +12,7 @@ from typing import Iterator
 
 from tree_sitter import Node, Parser, Tree
 
+from flashls.context.document import parse_bytes
 from flashls.context.languages import LanguageSpec
 from flashls.context.syntax import ParsedDocument
 
@@ -75,7 +76,7 @@ def _first_bad_line(pdoc: ParsedDocument, offset: int, replace_end: int,
         empty = _empty_block_line(window, offset - line_start, text, spec)
         if empty is not None:
             return empty
-    inserted = text.encode("utf-8", "surrogatepass")
+    inserted = parse_bytes(text)
     if region is None:
         region = _top_level_region(tree, start_byte, old_end_byte)
     if region is not None:
@@ -210,16 +211,16 @@ def _reparse(pdoc: ParsedDocument, tree: Tree, offset: int, replace_end: int, te
     doc = pdoc.doc
     start_byte, start_point = doc.byte_at(offset), doc.point_at(offset)
     old_end_byte, old_end_point = doc.byte_at(replace_end), doc.point_at(replace_end)
-    inserted = text.encode("utf-8", "surrogatepass")
-    rows = text.count("\n")
-    last = text.rsplit("\n", 1)[-1].encode("utf-8", "surrogatepass")
+    inserted = parse_bytes(text)  # (a lone "\r" is a row, as in the document's tree)
+    rows = inserted.count(b"\n")
+    last = inserted[inserted.rfind(b"\n") + 1:]
     new_end_point = ((start_point[0] + rows, len(last)) if rows
                      else (start_point[0], start_point[1] + len(inserted)))
     edited = tree.copy()
     edited.edit(start_byte, old_end_byte, start_byte + len(inserted),
                 start_point, old_end_point, new_end_point)
     parser = Parser(pdoc.spec.grammar)  # our own: the document's parser may be busy
-    return parser.parse(new_text.encode("utf-8", "surrogatepass"), edited)
+    return parser.parse(parse_bytes(new_text), edited)
 
 
 def _shorter(cleaned: Cleaned, ctx: CursorContext, bad_line: int) -> Iterator[Cleaned]:

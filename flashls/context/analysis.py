@@ -25,6 +25,7 @@ from tree_sitter import Node, Parser, Tree
 
 from .bigfile_fastpath import note_splice
 from .doc_lines import BlockLines
+from .document import parse_bytes
 from .edit_span import DocEdits
 from .ident_counts import updated
 from .languages import LanguageSpec
@@ -421,7 +422,7 @@ def _analyze_tree(spec: LanguageSpec, text: str, tree: Tree,
                   state_key: Hashable | None = None, source: bytes | None = None,
                   edits: DocEdits | None = None) -> Analysis:
     if source is None:
-        source = text.encode("utf-8", "surrogatepass")
+        source = parse_bytes(text)
     state = _STATES.get(state_key) if state_key is not None else None
     if state is not None:
         done = _analyze_incremental(spec, state, text, source, tree, edits=edits)
@@ -457,10 +458,9 @@ def _edited_span(state: _State, source: bytes, edits: DocEdits | None
     to the state's version (`edit_span`), else by comparing the bytes."""
     old = state.source
     span = edits.since(state.serial) if edits is not None and state.serial else None
-    # the log's rows are the document's lines, which a lone "\r" also ends (tree-sitter
-    # rows count "\n" only); memchr over the bytes is cheap next to counting them
-    if span is not None and b"\r" not in source and b"\r" not in old and \
-            span.holds(old, source):
+    # the log's rows are the document's lines, and so the tree's (a lone "\r" is parsed
+    # as "\n", `document.parse_bytes`)
+    if span is not None and span.holds(old, source):
         return span.start, span.old_end, span.start_row, span.old_end_row
     p = _common_prefix(old, source)
     s = _common_suffix(old, source, min(len(old), len(source)) - p)
@@ -683,24 +683,23 @@ def _patch_lines(state: _State, text: str, source: bytes, p: int, s: int, row_p:
                  row_old_end: int) -> tuple[Sequence[str], int] | None:
     """The new version's lines and how many rows the edit added (the last version's
     lines patched block by block, `doc_lines.BlockLines`)."""
-    old = state.source
-    if b"\r" not in source and b"\r" not in old:
-        row_new_end = row_p + source.count(b"\n", p, len(source) - s)
-        start = source.rfind(b"\n", 0, p) + 1
-        end = source.find(b"\n", len(source) - s)
-        middle = source[start:end if end != -1 else len(source)].decode(
-            "utf-8", "surrogatepass").split("\n")
-        if len(middle) != row_new_end - row_p + 1:
-            return None
-        old_lines = state.lines
-        if not isinstance(old_lines, BlockLines):
-            old_lines = BlockLines.of(old_lines)  # once per document
-        lines = old_lines.patched(row_p, row_old_end, middle)
-        delta_rows = row_new_end - row_old_end
-    else:
-        lines = split_lines(text)
-        delta_rows = len(lines) - len(state.lines)
-    return lines, delta_rows
+    # the parse bytes end every line with "\n" (a lone "\r" is one, `parse_bytes`),
+    # so their rows are the document's lines, also in a "\r\n" file
+    row_new_end = row_p + source.count(b"\n", p, len(source) - s)
+    start = source.rfind(b"\n", 0, p) + 1
+    end = source.find(b"\n", len(source) - s)
+    if end == -1:
+        end = len(source)
+    elif end > start and source[end - 1] == 13:  # the "\r" of the last line's "\r\n"
+        end -= 1
+    middle = source[start:end].decode("utf-8", "surrogatepass")
+    middle_lines = split_lines(middle) if "\r" in middle else middle.split("\n")
+    if len(middle_lines) != row_new_end - row_p + 1:
+        return None
+    old_lines = state.lines
+    if not isinstance(old_lines, BlockLines):
+        old_lines = BlockLines.of(old_lines)  # once per document
+    return old_lines.patched(row_p, row_old_end, middle_lines), row_new_end - row_old_end
 
 
 def _analyze_region(spec: LanguageSpec, state: _State, text: str, source: bytes,
@@ -968,7 +967,7 @@ def analyze(spec: LanguageSpec, text: str, key: Hashable, *, tree: Tree | None =
     if hit is not None:
         return hit
     if source is None:
-        source = text.encode("utf-8", "surrogatepass")
+        source = parse_bytes(text)
     if tree is None:
         tree = _parse(spec, source)
     result = _analyze_tree(spec, text, tree, state_key, source, edits)
@@ -987,7 +986,7 @@ def file_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
                slice_s: float) -> Iterator[None]:
     """`analyze(spec, text, key, tree=tree)` (a file read from disk, another open
     buffer: no per-document state) in slices of about `slice_s` seconds."""
-    source = text.encode("utf-8", "surrogatepass")
+    source = parse_bytes(text)
     lines = split_lines(text)
     recs = yield from _node_recs_steps(spec, tree, source, lines, slice_s)
     result = yield from _full_steps(spec, source, lines, recs, None, slice_s)
@@ -1081,7 +1080,7 @@ def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
     """`analyze(..., current=True, state_key=...)` of a document with no analyzed
     version yet, in slices of about `slice_s` seconds, yielding between them. `tree`
     must be a private copy (edits to the document edit its tree in place)."""
-    source = text.encode("utf-8", "surrogatepass")
+    source = parse_bytes(text)
     lines = split_lines(text)
     recs = yield from _node_recs_steps(spec, tree, source, lines, slice_s)
     result = yield from _full_steps(spec, source, lines, recs, state_key, slice_s)

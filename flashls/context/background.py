@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Callable, Hashable, Iterator
 
 from .analysis import Analysis, analyze, analyze_steps, cached, file_steps, has_state
+from .document import parse_bytes
 from .languages import LanguageSpec
 from .symbols import node_queries_steps
 from .syntax import REPARSE_SLICE_S, SLICE_S, ParsedDocument, SyntaxState
@@ -181,7 +182,7 @@ def file_analysis_steps(spec: LanguageSpec, text: str, key: Hashable,
     """Parse (in slices) and analyze (in slices) a neighbor file into the cache that
     `analyze(spec, text, key)` reads."""
     syntax = SyntaxState(spec, spec.parser())
-    yield from syntax.parse_steps(text.encode("utf-8", "surrogatepass"), slice_s)
+    yield from syntax.parse_steps(parse_bytes(text), slice_s)
     if syntax.tree is None:
         return
     yield

@@ -46,6 +46,15 @@ def splice_ends(old: Sequence, new: Sequence) -> tuple[int, int] | None:
     return hit[2], hit[3]
 
 
+def splice_of(new: Sequence) -> tuple[Sequence, int, int] | None:
+    """(old, head, tail) of the `note_splice` that made `new`, while remembered."""
+    with _LOCK:
+        hit = _SPLICES.get(id(new))
+    if hit is None or hit[0] is not new:
+        return None
+    return hit[1], hit[2], hit[3]
+
+
 def typed_anchor(anchor, anchors: Mapping, typing_line: int):
     """`anchor`, under the key a remembered anchor of the same kind starting on the
     same line has, when its first line is the one being typed at its end (its key

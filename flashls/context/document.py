@@ -20,6 +20,7 @@ Encoding = Literal["utf-16", "utf-8", "utf-32"]
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def scrub(text: str) -> str:
@@ -33,6 +34,15 @@ def scrub(text: str) -> str:
         return text
     except UnicodeEncodeError:
         return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def parse_bytes(text: str) -> bytes:
+    """`text` in UTF-8 as tree-sitter gets it: a lone `\\r` (a line end to LSP, and to
+    the editor showing the file) as `\\n`, one byte for one. tree-sitter counts rows
+    at `\\n` only; this way its rows are the document's lines, and its byte offsets
+    still the text's."""
+    data = text.encode("utf-8", "surrogatepass")
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
 
 
 MARK_CHARS = 1 << 15  # spacing of `Document.byte_at`'s checkpoints
@@ -130,7 +140,8 @@ class Document:
         text = self.text
         if not text.isascii():
             try:  # the usual case, and the bytes are wanted anyway
-                self._bytes = text.encode("utf-8")
+                data = text.encode("utf-8")
+                self._bytes = _LONE_CR.sub(b"\n", data) if "\r" in text else data
             except UnicodeEncodeError:  # lone surrogates: replace them
                 self.text = scrub(text)
 
@@ -196,8 +207,10 @@ class Document:
 
     @property
     def source_bytes(self) -> bytes:
+        """The text as the parser reads it (`parse_bytes`: UTF-8, a lone `\\r` as
+        `\\n`)."""
         if self._bytes is None:
-            self._bytes = self.text.encode("utf-8", "surrogatepass")
+            self._bytes = parse_bytes(self.text)
         return self._bytes
 
     # -- positions ---------------------------------------------------------
@@ -297,10 +310,16 @@ class Document:
         e = self.offset_at(*end)
         if e < s:
             raise PositionError(f"range end {end} is before its start {start}")
+        new_text = scrub(new_text)
+        if s and self.text[s - 1] == "\r":  # whether that "\r" is lone may change:
+            s -= 1  # its parse byte is part of the edit (`parse_bytes`)
+            new_text = "\r" + new_text
         start_byte, start_point = self.byte_at(s), self.point_at(s)
         old_end_byte, old_end_point = self.byte_at(e), self.point_at(e)
-        new_text = scrub(new_text)
         encoded = new_text.encode("utf-8", "surrogatepass")
+        if b"\r" in encoded:  # as `parse_bytes`, with the character after the edit
+            encoded = _LONE_CR.sub(b"\n", encoded + self.text[e:e + 1].encode(
+                "utf-8", "surrogatepass"))[:len(encoded)]
         kept = self._shifted_starts(s, e, new_text)
         old_bytes = self._bytes
         marks = self._shifted_marks(s, e, len(new_text), len(encoded) - (old_end_byte - start_byte))

@@ -45,9 +45,11 @@ from typing import Sequence
 
 from cachetools import LRUCache
 
-from .bigfile_fastpath import splice_ends, typed_anchor
+from .bigfile_fastpath import splice_ends, splice_of, typed_anchor
 from .evidence import anchor_range
 from .evidence_c import NAMESPACE_KINDS, anchor_items, unanchored_key
+from . import item_keys
+from .item_keys import key_counts
 from .memo import line_identifiers
 from .moved_items import item_starts
 from .neighbors import NeighborFile
@@ -138,7 +140,7 @@ def anchor_identifiers(lines: Sequence[str], anchor: Anchor, typing_line: int) -
     return frozenset(out)
 
 
-_NAMES: LRUCache = LRUCache(maxsize=128)  # id(items) -> (items, names it defines)
+_NAMES: LRUCache = LRUCache(maxsize=64)  # id(items) -> (items, names it defines)
 
 
 def _defined(items: Sequence[Item]) -> frozenset[str]:
@@ -229,19 +231,39 @@ def _prime_demand(doc: _Doc, items: Sequence[Item]) -> None:
     Summing all of them is a millisecond in a 5,000-line file."""
     from . import ranking
     from .moved_items import cost_change
-    hit = ranking._COSTS.get((id(items), True))
-    if hit is not None and hit[0] is items:
-        doc.demand = (items, hit[1])
-        return
-    if doc.demand is None:
-        doc.demand = (items, ranking._items_cost(items, True))
-        return
-    old, cost = doc.demand
-    n, m = len(old), len(items)
-    p, q = splice_ends(old, items) or _common_ends(tuple(old), tuple(items))  # warm
-    cost += cost_change(old[p:n - q], items[p:m - q])  # items an Enter only moved: free
-    ranking._remember_cost(items, True, cost)
+    cost = _spliced_cost(items)  # (also a version whose cost is known already)
+    if cost is None and doc.demand is None:
+        cost = ranking._items_cost(items, True)
+    elif cost is None:
+        old, cost = doc.demand
+        n, m = len(old), len(items)
+        p, q = splice_ends(old, items) or _common_ends(tuple(old), tuple(items))  # warm
+        cost += cost_change(old[p:n - q], items[p:m - q])  # items an Enter only moved: free
+        ranking._remember_cost(items, True, cost)
     doc.demand = (items, cost)
+
+
+def _spliced_cost(items: Sequence[Item], depth: int = 3) -> int | None:
+    """The whole cost of `items` from the versions it was spliced from, when one of
+    them (a few splices back) has a known cost. After a whole-tree reparse the next
+    version is spliced from the last exact one, and an idle reparse's version is one
+    no request saw: `doc.demand`'s version is then not its base, and comparing the two
+    built every item an Enter had moved (and kept them, in the memos of their costs)."""
+    from . import ranking
+    from .moved_items import cost_change
+    known = ranking._COSTS.get((id(items), True))
+    if known is not None and known[0] is items:
+        return known[1]
+    splice = splice_of(items)
+    if splice is None or depth == 0:
+        return None
+    base, p, q = splice
+    cost = _spliced_cost(base, depth - 1)
+    if cost is None:
+        return None
+    cost += cost_change(base[p:len(base) - q], items[p:len(items) - q])
+    ranking._remember_cost(items, True, cost)
+    return cost
 
 
 def _nested(a: Anchor, b: Kept) -> bool:
@@ -258,7 +280,12 @@ def _outline_shown(item: Item, window: tuple[int, int]) -> bool:
     return not (item.kind == "import" and lo <= item.start <= hi)
 
 
-_FILE_KEYS: LRUCache = LRUCache(maxsize=128)  # id(items) -> (items, {key: [indices]})
+# id(items) -> (items, {key: [indices]}): a neighbor file's, or the current document's
+# when a kept entry is not where its hint says. Each entry holds a version's items and
+# a list per key; when every keystroke built one (session 7's vanished-key check), 128
+# versions of the 15,000-line file held 60-70 MB (RSS after `benchmarks.bigfiles`
+# 195 MB instead of 124)
+_FILE_KEYS: LRUCache = LRUCache(maxsize=32)
 
 
 def _index_of(source: str, items: Sequence[Item]) -> dict:
@@ -307,7 +334,7 @@ def resolve(kept: Kept, items: Sequence[Item], files: Sequence[NeighborFile],
             continue
         hits = [j for at in kept.hint.get(k, ()) for j in (at, at + shift)
                 if 0 <= j < len(items) and _key("", items[j]) == k]
-        if not hits:
+        if not hits and k in key_counts(items):  # (a key gone from the items: no index)
             hits = list(_index_of("", items).get(k, ()))
         found_outline.update(i for i in hits if _outline_shown(items[i], window))
     out.extend((-1, i) for i in sorted(found_outline))
@@ -393,8 +420,8 @@ def _vanished(kept: Kept, items: Sequence[Item]) -> frozenset:
     (a `[` still open) lets the parser lose the rest of a class for a few keystrokes.
     They stay remembered, so they are taken again, where they were, once the parse
     has them back (the outline meanwhile keeps its last text, `part_layout`)."""
-    index = _index_of("", items)
-    return frozenset(k for k in kept.keys if k[0] == "" and k not in index)
+    counts = key_counts(items)  # warm: from the last version's (`item_keys`)
+    return frozenset(k for k in kept.keys if k[0] == "" and k not in counts)
 
 
 def _in_prompt_order(held: list[tuple[int, int]], files: Sequence[NeighborFile],
@@ -545,3 +572,4 @@ def forget() -> None:
     objects they were computed from, and bounded)."""
     with _LOCK:
         _DOCS.clear()
+    item_keys.forget()

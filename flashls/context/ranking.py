@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from cachetools import LRUCache
 
 from .evidence import FAR, Evidence, anchor_range, gather
 from .evidence_c import scoring_parent
@@ -576,7 +577,10 @@ def entry_costs(items: Sequence[Item]) -> tuple[int, ...]:
     return costs
 
 
-_COSTS: dict[tuple[int, bool], tuple[object, int]] = {}
+# (id(items), with imports) -> (items, cost): neighbor files, and the current document's
+# versions (one per keystroke, `rank_memo._prime_demand`), each holding its items: 256
+# of them kept every moved item an Enter had built
+_COSTS: LRUCache = LRUCache(maxsize=64)
 
 
 def _items_cost(items: Sequence[Item], with_imports: bool) -> int:
@@ -593,8 +597,6 @@ def _items_cost(items: Sequence[Item], with_imports: bool) -> int:
 def _remember_cost(items: Sequence[Item], with_imports: bool, cost: int) -> None:
     """`_items_cost`'s memo; `rank_memo` fills it for the current file from the last
     version's cost and the few items a keystroke changed."""
-    if len(_COSTS) > 256:
-        _COSTS.clear()
     _COSTS[(id(items), with_imports)] = (items, cost)
 
 
