@@ -6,22 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from flashls.context import ranking
-from flashls.context.analysis import analyze
-from flashls.context.languages import language_for
 from flashls.context.neighbors import neighbor_files
-from flashls.context.workspace import Workspace
-from flashls.settings import DEFAULT_EXCLUDE
-from tests.files import write
-
-
-def _open(tmp_path: Path, tree: dict[str, str], user_path: str):
-    write(tmp_path, tree)
-    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
-    path = tmp_path / user_path
-    text = path.read_text()
-    spec = language_for("", str(path))
-    a = analyze(spec, text, ("java-s8", str(path), text))
-    return ws, path, spec, a
+from tests.test_context_javacpp_s7 import _open
 
 
 def _scores(tmp_path: Path, tree: dict[str, str], user_path: str, cursor: int

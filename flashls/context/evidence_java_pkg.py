@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from cachetools import LRUCache
@@ -110,7 +110,6 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
 def lift(cands: list, files: Sequence, ev) -> list:
     """The header of a guessed file's type, not used in the file, raised to its
     guess' weight."""
-    from dataclasses import replace
     shares = {k: f.guess for k, f in enumerate(files) if getattr(f, "guess", 0.0)}
     if not shares:
         return cands
