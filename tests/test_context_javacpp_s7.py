@@ -8,7 +8,8 @@ from pathlib import Path
 from flashls.context import ranking
 from flashls.context.analysis import analyze
 from flashls.context.languages import language_for
-from flashls.context.neighbors import MAX_NEIGHBOR_FILES, neighbor_files
+from flashls.context.evidence_java import MAX_FILES as MAX_NEIGHBOR_FILES  # Java's
+from flashls.context.neighbors import neighbor_files
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
 from tests.files import write

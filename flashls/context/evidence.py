@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .evidence_c import anchor_items
-from .evidence_java import declared_receivers, receiver_dialect
+from .evidence_java import chained_member, declared_receivers, receiver_dialect
 from .memo import LINE_MEMO_SIZE, line_identifiers
 from .moved_items import item_starts
 
@@ -150,6 +150,8 @@ def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, g
     for row, line in enumerate(lines[start:end], start):  # a slice: no index per row
         for q, n in line_attributes(line):
             names.setdefault(n, set()).add(q)
+        if go == "java" and (n := chained_member(line)):  # `.appendValue(..)` of a chain
+            names.setdefault(n, set()).add("")
         if ":" in line or "=" in line or go:
             typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
 

@@ -20,6 +20,8 @@
   `(Node.Builder b)` declare a variable's type, so `lock.unlock()` is a method of
   `ReentrantLock` (the evidence `ranking.py` weighs as a typed member); a static
   access `Code.HTTP_BAD_REQUEST` is a member of the type it names.
+* Chains: a line starting `.appendValue(YEAR, 4)` continues a method chain (a
+  builder): it calls a member as `x.appendValue(..)` would (`chained_member`).
 """
 
 from __future__ import annotations
@@ -113,6 +115,17 @@ def used_type_counts(analysis) -> dict[str, int]:
     return counts
 
 
+# neighbor files read for a Java file (the others': neighbors.MAX_NEIGHBOR_FILES, 24):
+# java.time's and java.util.stream's big classes use 30-35 package types (dev: 24 files
+# 86.5 %, pool 648 of 750; 32 files 87.5 %, pool 656)
+MAX_FILES = 32
+
+
+def max_files(resolver: str, default: int) -> int:
+    """How many neighbor files a file of `resolver`'s language reads."""
+    return MAX_FILES if resolver == "java" else default
+
+
 def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
     """The resolved files worth reading for a Java file: those named after a type it
     uses, explicitly imported ones first, then the most used."""
@@ -156,6 +169,20 @@ def declared_receivers(line: str) -> tuple[tuple[str, str], ...]:
     if " " in line.strip():
         out += [(v, t) for t, v in _DECL.findall(line) if t not in _NOT_TYPES]
     return tuple(out)
+
+
+# `.appendValue(YEAR, 4)`: a method chain continued on the next line (builders)
+_CHAINED = re.compile(r"^\s*\.\s*([A-Za-z_$][\w$]*)\s*[(<]")
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def chained_member(line: str) -> str | None:
+    """The member a line that continues a method chain calls (`.appendLiteral('-')`):
+    the chain's receiver is on an earlier line, so `q.name` pairs miss it."""
+    if "." not in line:
+        return None
+    m = _CHAINED.match(line)
+    return m.group(1) if m else None
 
 
 def receiver_dialect(resolver: str) -> bool | str:

@@ -43,6 +43,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from .evidence_java import declared_receivers
+from .evidence_java_pkg import lift as lift_guessed
 from .evidence_lang import common_pass
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
 from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last bonuses
@@ -188,6 +189,7 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
             cands = _between_siblings(cands, files, ev, near)
     if resolver in CURSOR_TYPES:
         cands = _next_to_cursor(cands, analysis, files, ev, cursor_line)
+        cands = lift_guessed(cands, files, ev)  # package files read for their siblings
     if resolver in COMMON_PASS:
         cands = common_pass(cands, analysis, files, ev, cursor_line)
     return cands

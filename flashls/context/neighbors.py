@@ -19,7 +19,8 @@ from typing import Mapping, Sequence
 
 from .analysis import Analysis, analyze
 from .background import SpotBudget
-from .evidence_java import order_neighbors
+from .evidence_java import max_files as java_max_files, order_neighbors
+from .evidence_java_pkg import guesses as java_guesses
 from .evidence_lang import order_files
 from .import_order import by_use
 from .imports import resolve_imports
@@ -46,6 +47,7 @@ class NeighborFile:
     source: str  # workspace-relative
     analysis: Analysis
     rank: int  # order of its import
+    guess: float = 0.0  # Java: a package file read for its siblings' use (the share)
 
 
 LINE_PREFIX_TOKENS = 1  # the FIM prompt sends parts as comments: `# ` / `// ` per line
@@ -98,18 +100,23 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     analyzed within the request's allowance (`context.background.SpotBudget`); the
     other files are analyzed in the background and join from a later request."""
     spot = SpotBudget() if background else None
+    cap = java_max_files(spec.resolver, MAX_NEIGHBOR_FILES)
     out: list[NeighborFile] = []
     wanted = _import_identifiers(symbols)
     direct = by_use(spec, path, symbols, resolve_imports(spec, path, symbols, workspace),
-                    workspace, room=MAX_NEIGHBOR_FILES)  # Python, JS/TS: most used first
-    queue = [(f, False) for f in order_files(spec.resolver, symbols, order_neighbors(
-        symbols, direct), workspace, room=MAX_NEIGHBOR_FILES)]
+                    workspace, room=cap)  # Python, JS/TS: most used first
+    named = order_neighbors(symbols, direct)
+    queue = [(f, False) for f in order_files(spec.resolver, symbols, named, workspace,
+                                             room=cap)]
+    guessed = {g.path: g.share for g in java_guesses(
+        path, symbols, direct, named, workspace, cap - len(queue))}
+    queue += [(f, True) for f in guessed]  # Java: package files its siblings use
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
     while queue:
         file, hopped = queue.pop(0)
         rank += 1
-        if len(out) >= MAX_NEIGHBOR_FILES:
+        if len(out) >= cap:
             break
         real = workspace.real(file)
         pdoc = open_by_path.get(real)
@@ -131,7 +138,8 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
             spot.analysis(file_spec, text, key)
         if analysis is None:  # left for the background
             continue
-        out.append(NeighborFile(file, workspace.relative(file), analysis, rank))
+        out.append(NeighborFile(file, workspace.relative(file), analysis, rank,
+                                guessed.get(file, 0.0)))
         if not hopped and _is_barrel(file, analysis):
             # index.ts / __init__.py / mod.rs re-export their neighbors: follow once,
             # the files defining what this file imports first (a barrel of a hundred
@@ -142,7 +150,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                 targets = sorted(targets, key=lambda t: (not (index.get(t, frozenset()) & wanted),
                                                          not _deep(spec, t)))
             targets = order_files(spec.resolver, symbols, targets, workspace,
-                                  room=MAX_NEIGHBOR_FILES - len(out) - len(queue))
+                                  room=cap - len(out) - len(queue))
             for nxt in targets:
                 real_next = workspace.real(nxt)
                 if real_next not in seen:
