@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
+from .evidence_go_twin import lift as lift_twin
 from .name_family import lift as lift_family
 
 if TYPE_CHECKING:
@@ -34,15 +35,17 @@ OUT_OF_FOCUS = 0.85  # ... one used only farther away in the anchor
 
 
 def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Evidence",
-           cands: list, cursor_line: int) -> list:
+           cands: list, cursor_line: int, path: str = "") -> list:
     """The candidates with scores revised by the language's own evidence (the same
     list, untouched, for languages without any)."""
     revise = _revisers().get(resolver)
     if revise is None:
         return cands
+    cands = revise(analysis, files, ev, cands)
+    if resolver == "go" and path:  # a test's twin, the file it tests (`evidence_go_twin.py`)
+        cands = lift_twin(path, analysis, files, ev, cands)
     # Go: relatives of the names around the cursor (`name_family.py`)
-    cands = lift_family(resolver, analysis, files, ev, revise(analysis, files, ev, cands),
-                        cursor_line)
+    cands = lift_family(resolver, analysis, files, ev, cands, cursor_line)
     return common_pass(cands, analysis, files, ev, cursor_line)
 
 
