@@ -88,3 +88,26 @@ def test_tested_name_reads_tests_benchmarks_and_examples_only():
     assert name_family.tested_name(lines, (2, 2)) == "Parse"
     assert name_family.tested_name(lines, (3, 3)) is None
     assert name_family.tested_name(lines, (4, 4)) is None  # `Testify`: no test (no upper-case after)
+
+
+def test_a_big_packages_code_is_read_before_other_tests_when_nothing_tells_them_apart(tmp_path):
+    from flashls.context.analysis import analyze
+    from flashls.context.languages import language_for
+    from flashls.context.neighbors import MAX_NEIGHBOR_FILES, neighbor_files
+    from flashls.context.workspace import Workspace
+    from flashls.settings import DEFAULT_EXCLUDE
+    files = {"go.mod": GO_MOD, "used.go": "package cli\n\nfunc Used() {}\n",
+             "zz_format.go": "package cli\n\ntype TextFormat struct{}\n",
+             "main_test.go": "package cli\n\nimport \"testing\"\n\n"
+                             "func TestMain(t *testing.T) {\n\tUsed()\n}\n"}
+    for k in range(MAX_NEIGHBOR_FILES + 2):  # more tests than there are neighbor slots
+        files[f"a{k:02d}_test.go"] = f"package cli\n\nfunc helper{k}() {{}}\n"
+    write(tmp_path, files)
+    path = tmp_path / "main_test.go"
+    text = path.read_text()
+    analysis = analyze(language_for("", str(path)), text, ("test", str(path)))
+    got = neighbor_files(analysis.spec, str(path), analysis,
+                         Workspace([str(tmp_path)], DEFAULT_EXCLUDE), {})
+    names = [f.source for f in got]
+    assert names[0] == "used.go"  # what the test uses first
+    assert names[1] == "zz_format.go"  # then the package's code, before other tests

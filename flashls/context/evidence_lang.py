@@ -187,7 +187,9 @@ def _ordered(paths: Sequence[str], used: frozenset[str], qualifiers: frozenset[s
         if _module_stem(p) in qualifiers:
             s += QUALIFIER_BONUS
         scores.append(s)
-    order = sorted(range(len(paths)), key=lambda i: -scores[i])
+    # among equals, a Go package's code before its tests: a test calls the package
+    # far more than the helpers of other tests (only test files have tests as neighbors)
+    order = sorted(range(len(paths)), key=lambda i: (-scores[i], paths[i].endswith("_test.go")))
     return [paths[i] for i in order]
 
 
