@@ -111,3 +111,22 @@ def test_a_big_packages_code_is_read_before_other_tests_when_nothing_tells_them_
     names = [f.source for f in got]
     assert names[0] == "used.go"  # what the test uses first
     assert names[1] == "zz_format.go"  # then the package's code, before other tests
+
+
+def test_a_tests_twin_is_read_first_in_a_package_of_more_files_than_are_read(tmp_path):
+    from flashls.context.analysis import analyze
+    from flashls.context.languages import language_for
+    from flashls.context.neighbors import MAX_NEIGHBOR_FILES, neighbor_files
+    from flashls.context.workspace import Workspace
+    from flashls.settings import DEFAULT_EXCLUDE
+    files = {"go.mod": GO_MOD, "zz_value.go": "package cli\n\nfunc GetValue() int { return 0 }\n",
+             "zz_value_test.go": "package cli\n\nimport \"testing\"\n\n"
+                                 "func TestValue(t *testing.T) {\n\tUsed0()\n}\n"}
+    for k in range(MAX_NEIGHBOR_FILES + 4):  # a flag library's file per type
+        files[f"a{k:02d}.go"] = f"package cli\n\nfunc Used{k}() {{}}\n"
+    write(tmp_path, files)
+    path = tmp_path / "zz_value_test.go"
+    analysis = analyze(language_for("", str(path)), path.read_text(), ("test", str(path)))
+    got = neighbor_files(analysis.spec, str(path), analysis,
+                         Workspace([str(tmp_path)], DEFAULT_EXCLUDE), {})
+    assert [f.source for f in got][:2] == ["zz_value.go", "a00.go"]

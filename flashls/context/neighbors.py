@@ -103,7 +103,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     direct = by_use(spec, path, symbols, resolve_imports(spec, path, symbols, workspace),
                     workspace, room=MAX_NEIGHBOR_FILES)  # Python, JS/TS: most used first
     queue = [(f, False) for f in order_files(spec.resolver, symbols, order_neighbors(
-        symbols, direct), workspace, room=MAX_NEIGHBOR_FILES)]
+        symbols, direct), workspace, room=MAX_NEIGHBOR_FILES, current=path)]
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
     rank = -1
     while queue:
