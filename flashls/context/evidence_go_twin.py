@@ -24,7 +24,7 @@ from .memo import PerAnalysis
 from .unused_lift import lift_unused
 
 TWIN = 0.4  # x100: the bonus of an unused entry of a twin of at most SMALL_TWIN entries
-SMALL_TWIN = 12  # entries; a bigger twin's bonus shrinks with sqrt(SMALL_TWIN / entries)
+SMALL_TWIN = 12  # names; a bigger twin's bonus is TWIN x SMALL_TWIN / its names
 KINDS = frozenset({"function", "method", "type", "constant", "variable"})
 TEST_SUFFIX = "_test.go"
 
