@@ -433,3 +433,21 @@ def test_the_file_order_does_not_depend_on_the_order_a_set_yields_its_names():
     defining = {"a": 2, "b": 3, "c": 6}
     weights = {_weight(order, defining) for order in permutations(["a", "b", "c"])}
     assert weights == {1.0}
+
+
+def test_go_methods_of_a_struct_fields_type_the_anchor_calls_are_at_hand(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "strict.go": "package shop\n\ntype strict struct{ on bool }\n\n"
+                     "func (s *strict) EnterTable(k string) {}\n\n"
+                     "func (s *strict) Close() {}\n\n"
+                     "type loose struct{}\n\n"
+                     "func (l *loose) Flush() {}\n",
+        "decode.go": "package shop\n\ntype decoder struct {\n\tstrict strict\n}\n\n"
+                     "func (d *decoder) handle(k string) {\n\td.strict.EnterTable(k)\n"
+                     "\tif k == \"\" {\n\t\treturn\n\t}\n}\n",
+    })
+    table = scores(tmp_path, "decode.go", "\tif k ==")
+    # `d.strict` is a field of type strict: its unused methods are as near as a variable's
+    assert score(table, "strict.go", "func (s *strict) Close(") > \
+        score(table, "strict.go", "func (l *loose) Flush(")

@@ -10,7 +10,9 @@ variables around the cursor decide between them:
 * composite literals and constructors (`r := &Route{}`, `e := NewEntry(l)`, whose
   type is the constructor's declared result);
 * struct fields (`d.p.Expression()`: the field `p *Parser` of some struct), and
-  variables read from one (`r := test.route`: the field `route *Route`).
+  variables read from one (`r := test.route`: the field `route *Route`); a field the
+  anchor calls a method on puts its type's other methods at hand too
+  (`d.strict.EnterTable()` above, `d.strict.MissingTable()` next).
 
 A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
@@ -228,7 +230,7 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     if not any(c.file >= 0 for c in cands):
         return cands
     recv = receivers(analysis, files, ev.anchor)
-    near_types = {t for ts in recv.local.values() for t in ts}
+    near_types = {t for ts in recv.local.values() for t in ts} | chained_types(ev, recv)
     items_of = [f.analysis.items for f in files]
     siblings: dict[tuple[int, int], float] = {}
     package = analysis.package
@@ -258,6 +260,19 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         score = method_score(item, owner, ev, recv, near_types)
         out.append(c if score is None else replace(c, score=score))
     return lift_co_used(analysis, files, ev, out)  # what similar sibling files use
+
+
+def chained_types(ev: Evidence, recv: Receivers) -> set[str]:
+    """The known types of struct fields the anchor calls methods on (`d.strict.EnterTable()`
+    with a field `strict strict`): their other methods are at hand as a variable's are."""
+    out: set[str] = set()
+    for use in ev.uses.values():
+        if use.distance != 0 or not use.attribute:
+            continue
+        for q in use.qualifiers:
+            if q and q not in recv.local and q not in ev.bound:
+                out |= recv.of(q)
+    return out
 
 
 def sibling_score(files: Sequence[NeighborFile], f_index: int, i_index: int, ev: Evidence,

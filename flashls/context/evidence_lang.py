@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
+from .evidence_go_twin import lift as lift_twin
 from .name_family import lift as lift_family
 
 if TYPE_CHECKING:
@@ -34,15 +35,17 @@ OUT_OF_FOCUS = 0.85  # ... one used only farther away in the anchor
 
 
 def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Evidence",
-           cands: list, cursor_line: int) -> list:
+           cands: list, cursor_line: int, path: str = "") -> list:
     """The candidates with scores revised by the language's own evidence (the same
     list, untouched, for languages without any)."""
     revise = _revisers().get(resolver)
     if revise is None:
         return cands
+    cands = revise(analysis, files, ev, cands)
+    if resolver == "go" and path:  # a test's twin, the file it tests (`evidence_go_twin.py`)
+        cands = lift_twin(path, analysis, files, ev, cands)
     # Go: relatives of the names around the cursor (`name_family.py`)
-    cands = lift_family(resolver, analysis, files, ev, revise(analysis, files, ev, cands),
-                        cursor_line)
+    cands = lift_family(resolver, analysis, files, ev, cands, cursor_line)
     return common_pass(cands, analysis, files, ev, cursor_line)
 
 
@@ -150,29 +153,44 @@ NAMES_MEMO_SIZE = 512
 
 
 def order_files(resolver: str, symbols, paths: Sequence[str], workspace, *,
-                room: int) -> list[str]:
+                room: int, current: str = "") -> list[str]:
     """`paths` (files the current file imports, or a barrel re-exports) with the ones
     defining what the file uses first, for languages whose imports do not name what
     they bring (a Go package is every file of its directory; a Rust `mod.rs` or
     `lib.rs` declares dozens of modules). Each used name counts 1 / (the number of
     these files defining it): `new` is in every file, `minmax_impl` in one. Order is
     kept among equals, and when the order cannot matter: `room` (how many more files
-    the caller takes) is at least len(paths), or none."""
+    the caller takes) is at least len(paths), or none. A Go test's twin, the file
+    `current` tests (`evidence_go_twin.py`), comes first."""
     if resolver not in ORDERED_RESOLVERS or room <= 0 or len(paths) <= room:
         return list(paths)
     used, qualifiers = _file_names(symbols)
-    if not used:
+    twin = _twin(resolver, current, paths)
+    if not used and twin is None:
         return list(paths)
     # per keystroke the same: kept as long as the names the files define are
-    key = ("file-order", tuple(paths), used, qualifiers)
+    key = ("file-order", tuple(paths), used, qualifiers, twin)
     hit = workspace.cache.get(key)
     if hit is None:
-        hit = workspace.cache[key] = tuple(_ordered(paths, used, qualifiers, workspace))
+        hit = workspace.cache[key] = tuple(_ordered(paths, used, qualifiers, workspace, twin))
     return list(hit)
 
 
+def _twin(resolver: str, current: str, paths: Sequence[str]) -> str | None:
+    """The file the Go test `current` tests, among `paths` (None: not a test, or none)."""
+    if resolver != "go" or not current.endswith("_test.go"):
+        return None
+    from .evidence_go_twin import twin_length
+    best, best_len = None, 0
+    for p in paths:
+        n = twin_length(current, p)
+        if n > best_len:
+            best, best_len = p, n
+    return best
+
+
 def _ordered(paths: Sequence[str], used: frozenset[str], qualifiers: frozenset[str],
-             workspace) -> list[str]:
+             workspace, twin: str | None = None) -> list[str]:
     defined = [_defined_names(p, workspace) & used for p in paths]
     files_defining: dict[str, int] = {}
     for names in defined:
@@ -184,7 +202,10 @@ def _ordered(paths: Sequence[str], used: frozenset[str], qualifiers: frozenset[s
         if _module_stem(p) in qualifiers:
             s += QUALIFIER_BONUS
         scores.append(s)
-    order = sorted(range(len(paths)), key=lambda i: -scores[i])
+    # among equals, a Go package's code before its tests: a test calls the package
+    # far more than the helpers of other tests (only test files have tests as neighbors)
+    order = sorted(range(len(paths)), key=lambda i: (paths[i] != twin, -scores[i],
+                                                     paths[i].endswith("_test.go")))
     return [paths[i] for i in order]
 
 

@@ -44,6 +44,9 @@ _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # the name a Go definition line declares: `func (f *FlagSet) GetUint8(`, `type x struct`
 _DECLARED = re.compile(r"^\s*(?:func\s*(?:\([^)]*\)\s*)?|type\s+)([A-Za-z_]\w*)")
+# a Go test, benchmark, example or fuzz test names what it tests: `TestSetReportCaller`
+_TEST_FUNC = re.compile(r"^func\s+(?:Test|Benchmark|Example|Fuzz)_?([A-Z]\w*)\s*\(")
+SUBJECT_ROWS = 1  # the rows a test's subject counts as away from the cursor
 
 
 @lru_cache(maxsize=65_536)
@@ -93,6 +96,17 @@ def relatives(lines: Sequence[str], cursor_line: int, anchor: tuple[int, int]
             if out.get(ident, ROWS + 1) > d:
                 out[ident] = d
     return out
+
+
+def tested_name(lines: Sequence[str], anchor: tuple[int, int]) -> str | None:
+    """What the Go test around the cursor tests, by its name (`func TestSetLevelRace(`
+    -> `SetLevelRace`, `func ExampleCommand_Flags(` -> `Command_Flags`): a relative of
+    the whole test body, wherever the cursor is in it."""
+    lo = anchor[0]
+    if not 0 <= lo < len(lines):
+        return None
+    m = _TEST_FUNC.match(lines[lo])
+    return m.group(1) if m else None
 
 
 def _postings(files: Sequence) -> dict[str, frozenset[str]]:
@@ -190,6 +204,9 @@ def lift(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line:
     if resolver not in FAMILY_RESOLVERS or not files:
         return cands
     near = relatives(analysis.lines, cursor_line, ev.anchor)
+    subject = tested_name(analysis.lines, ev.anchor)
+    if subject and near.get(subject, ROWS + 1) > SUBJECT_ROWS:
+        near = {**near, subject: SUBJECT_ROWS}
     own = own_names(analysis)
     if own:
         near = {n: d for n, d in near.items() if n not in own}

@@ -107,7 +107,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                     workspace, room=cap)  # Python, JS/TS: most used first
     named = order_neighbors(symbols, direct)
     queue = [(f, False) for f in order_files(spec.resolver, symbols, named, workspace,
-                                             room=cap)]
+                                             room=cap, current=path)]
     guessed = {g.path: g.share for g in java_guesses(
         path, symbols, direct, named, workspace, cap - len(queue))}
     queue += [(f, True) for f in guessed]  # Java: package files its siblings use

@@ -457,7 +457,7 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     cands = adjust_java(cands, analysis, files, ev, resolver)  # private, unused imports
     cands = revise_javacpp(resolver, analysis, files, ev, cands, cursor_line)  # Java, C/C++
-    cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line)
+    cands = adjust_for_language(resolver, analysis, files, ev, cands, cursor_line, path)
     cands = revise_pyjs(resolver, files, cands)  # Python, JS/TS: overloads
     cands = revise_pyjs_context(analysis, files, ev, cands, cursor_line)  # receivers typed elsewhere
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
