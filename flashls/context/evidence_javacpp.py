@@ -42,6 +42,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
+from .evidence_c import keyword_names
 from .evidence_java import declared_receivers
 from .evidence_lang import common_pass
 from .receivers_c import declared as declared_c
@@ -195,6 +196,7 @@ def _siblings(items) -> dict[str, tuple[tuple[int, str, str], ...]]:
 def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int
            ) -> list:
     """The candidates revised for Java and C/C++ (the same list for other languages)."""
+    cands = keyword_names(cands, analysis, files)  # C/C++ misparses named `struct`
     if files and (resolver in FAMILY_RESOLVERS or resolver in SIBLING_RESOLVERS):
         near = relatives(analysis.lines, cursor_line, _span(ev, cursor_line))
         if resolver in FAMILY_RESOLVERS:

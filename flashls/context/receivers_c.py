@@ -12,9 +12,14 @@ declare them; C++ declares them its own way, with types in any case:
 * bases: `class basic_memory_buffer final : public detail::buffer<T>` reaches
   `buffer`'s members too (`this->try_reserve(n)`, `buf.try_resize(n)`).
 
-`augment` adds the aliased and base classes to the receivers a request's evidence
-found (same distance as the declared type) and `this`; the ranking then weighs
-`delta.Compare(..)` as a typed member of `BigInteger`. C/C++ only.
+`augment` (one hook line in `ranking.rank`) reads the declarations of the anchor
+(at most SCAN_ROWS each side of the cursor) and of the cursor's class's fields, on
+lines naming a class or alias of the current file or its neighbors only: declaring
+regexes on every line of a fresh 4,000-line header cost tens of ms. The ranking then
+weighs `delta.Compare(..)` as a typed member of `BigInteger`, and the unused members
+of a type declared in the anchor as likely next. C/C++ only: the shared evidence
+(`evidence.gather`) is unchanged. Measured on the C/C++ dev half: 90.0 -> 90.5 %,
+dev pool (`benchmarks.real_context_pool`) 87.9 -> 89.3 %.
 """
 
 from __future__ import annotations
