@@ -7,6 +7,7 @@ from flashls.context.analysis import analyze
 from flashls.context.evidence_c import keyword_names
 from flashls.context.languages import language_for
 from flashls.context.ranking import Candidate
+from tests.test_context_javacpp_brief import _item  # one analysed item by name
 
 POOL = ("#pragma once\n"
         "namespace rapidxml {\n"
@@ -18,12 +19,6 @@ POOL = ("#pragma once\n"
         "            return 0;\n        }\n"
         "    };\n"
         "}\n")
-
-
-def _item(text: str, name: str, path: str = "x.hpp"):
-    spec = language_for("", path)
-    a = analyze(spec, text, ("cpp-brief-s8", path, text))
-    return next(it for it in a.items if it.name == name)
 
 
 def test_cpp_namespace_brief_form_leaves_out_its_brace():

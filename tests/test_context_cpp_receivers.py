@@ -3,34 +3,10 @@ the class the declaration of `obj` names, through aliases and bases."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from flashls.context import ranking
 from flashls.context.analysis import analyze
 from flashls.context.languages import language_for
-from flashls.context.neighbors import neighbor_files
 from flashls.context.receivers_c import declared, this_classes, type_links
-from flashls.context.workspace import Workspace
-from flashls.settings import DEFAULT_EXCLUDE
-from tests.files import write
-
-
-def _scores(tmp_path: Path, tree: dict[str, str], user_path: str, cursor: int
-            ) -> dict[str, float]:
-    write(tmp_path, tree)
-    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
-    path = tmp_path / user_path
-    text = path.read_text()
-    spec = language_for("", str(path))
-    a = analyze(spec, text, ("cpp-receivers", str(path), text))
-    files = neighbor_files(spec, str(path), a, ws, {})
-    cands, _ = ranking.rank(a, str(path), cursor, (cursor, cursor), files, spec.resolver)
-    out: dict[str, float] = {}
-    for c in cands:
-        if c.file >= 0:
-            name = files[c.file].analysis.items[c.item].name
-            out[name] = max(out.get(name, 0.0), c.score)
-    return out
+from tests.test_context_javacpp_s7 import _scores  # neighbor entries' best scores
 
 
 def test_declarations_name_the_variable_and_its_type():
