@@ -42,31 +42,40 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
+from .evidence_c import keyword_names
 from .evidence_java import declared_receivers
 from .evidence_java_pkg import lift as lift_guessed
 from .evidence_lang import common_pass
+from .receivers_c import declared as declared_c
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
 from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last bonuses
 from .unused_lift import lift_unused
 
 COMMON_PASS = frozenset({"java", "c"})  # LanguageSpec.resolver values
-CURSOR_TYPES = frozenset({"java"})
+CURSOR_TYPES = frozenset({"java", "c"})
 CURSOR_ROWS = 3  # lines above and below the cursor whose types' members may be next
 CURSOR_TYPE_MEMBER = 85.0  # an unused member of such a type scores at least this (dev: 75 79.0 %, 80 80.0, 85 80.5)
 MAX_CURSOR_TYPE_MEMBERS = 60  # a bigger type's unused members are not lifted (dev: 30 83.0 %, 45-80 83.5, none 83.0)
 _QUALIFIER = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.")
+_C_QUALIFIER = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\.|->)(?!\*)")  # `v.`, `p->`
 
 
 def _cursor_types(analysis, ev, cursor_line: int) -> set[str]:
     """Types whose members the lines around the cursor reach: `ServerConfig.getX()`,
-    `Sink<T> downstream`, `downstream.end()` with `downstream` declared a `Sink`."""
+    `Sink<T> downstream`, `downstream.end()` with `downstream` declared a `Sink`
+    (C/C++: `BigInteger d(..)`, `d.Sign()`, `node->first_attribute()`)."""
     lines = analysis.lines
+    c = analysis.spec.resolver == "c"
+    declare, qualifier = (declared_c, _C_QUALIFIER) if c else (declared_receivers, _QUALIFIER)
     out: set[str] = set()
     for row in range(max(0, cursor_line - CURSOR_ROWS),
                      min(len(lines), cursor_line + CURSOR_ROWS + 1)):
         line = lines[row]
-        out.update(t for _v, t in declared_receivers(line))
-        for q in _QUALIFIER.findall(line):
+        for v, t in declare(line):
+            out.add(t)
+            if c:  # the declared type's aliases and bases (`receivers_c.augment`)
+                out.update(ev.receivers.get(v, ()))
+        for q in qualifier.findall(line):
             out.update(ev.receivers.get(q, ()))
     return out
 
@@ -79,17 +88,24 @@ def _next_to_cursor(cands: list, analysis, files: Sequence, ev, cursor_line: int
     types = _cursor_types(analysis, ev, cursor_line)
     if not types:
         return cands
-    out = []
     sizes: dict = {}
-    for c in cands:
+    lifted = []
+    for k, c in enumerate(cands):
         if c.file >= 0 and 10.0 <= c.score < CURSOR_TYPE_MEMBER:
             items = files[c.file].analysis.items
             item = items[c.item]
             if item.parent != -1 and items[item.parent].name in types and \
                     item.name not in ev.uses and \
                     _members(sizes, c.file, items, item.parent) <= MAX_CURSOR_TYPE_MEMBERS:
-                c = replace(c, score=CURSOR_TYPE_MEMBER)
-        out.append(c)
+                lifted.append(k)
+    if analysis.spec.resolver == "c" and \
+            sum(n for n in sizes.values() if n <= MAX_CURSOR_TYPE_MEMBERS) > MAX_CURSOR_TYPE_MEMBERS:
+        # C/C++ receivers reach their class's bases too (`receivers_c`): all of them
+        # together are no short list either (rapidxml's node, its base, the pool)
+        return cands
+    out = list(cands)
+    for k in lifted:
+        out[k] = replace(cands[k], score=CURSOR_TYPE_MEMBER)
     return out
 
 
@@ -181,6 +197,7 @@ def _siblings(items) -> dict[str, tuple[tuple[int, str, str], ...]]:
 def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_line: int
            ) -> list:
     """The candidates revised for Java and C/C++ (the same list for other languages)."""
+    cands = keyword_names(cands, analysis, files)  # C/C++ misparses named `struct`
     if files and (resolver in FAMILY_RESOLVERS or resolver in SIBLING_RESOLVERS):
         near = relatives(analysis.lines, cursor_line, _span(ev, cursor_line))
         if resolver in FAMILY_RESOLVERS:

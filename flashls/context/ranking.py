@@ -40,6 +40,7 @@ from .evidence_locality import with_locality
 from .evidence_lang import adjust as adjust_for_language
 from .evidence_pyjs import revise as revise_pyjs, revise_context as revise_pyjs_context
 from .memo import line_identifiers
+from .receivers_c import augment as augment_c
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
 
@@ -449,6 +450,8 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
         names.update(neighbor_rows(f.analysis.items, resolver).names)
         names.add(module_name(f.path, f.analysis.package))
     ev = gather(analysis, cursor_line, names, resolver, typing_line)
+    if resolver == "c":  # `this`, aliases and bases of declared receivers
+        ev = augment_c(ev, analysis, files, cursor_line)
     cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
     typed_memo: dict = {}
     for f_index, f in enumerate(files):
