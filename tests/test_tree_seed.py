@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from flashls.context import tree_seed
 from flashls.context.document import Document
 from flashls.context.languages import language_for
-from flashls.context.syntax import ParsedDocument
+from flashls.context.syntax import ParsedDocument, SyntaxState
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "workspaces"
 FILES = [FIXTURES / "py_inventory/inventory/models.py",
@@ -98,7 +98,10 @@ def test_a_remembered_tree_is_not_changed_by_its_documents_later_edits():
     # the first document keeps typing: its own tree is edited in place and reparsed
     first.apply_change((0, 0), (0, 0), "const broken = (\n")
     first.tree()
-    assert tree_seed.seed(uri, first.spec.name, text.encode()) is not None
+    # the tree kept now has an error: it seeds nothing (the next text likely has one
+    # too, and a seeded tree with an error would be parsed again from scratch)
+    assert first.syntax.tree.root_node.has_error
+    assert tree_seed.seed(uri, first.spec.name, text.encode()) is None
     tree_seed.forget()
     first2 = open_doc(uri, text, path)
     first2.tree()
@@ -143,14 +146,16 @@ def test_seeded_parse_equals_a_fresh_one_after_any_edits(path, edits):
     tree_seed.forget()
     text = path.read_text()
     uri = path.as_uri() + "?random"
-    open_doc(uri, text, path).tree()
+    previous_error = open_doc(uri, text, path).tree().root_node.has_error
     for at, width, inserted in edits:
         start = int(at * len(text))
         text = text[:start] + inserted + text[start + width:]
         doc = open_doc(uri, text, path)
         tree = doc.tree()
-        # a small change: seeded, unless the tree has an error (then from scratch)
-        assert doc.syntax.seeded_parses == (not tree.root_node.has_error)
+        # a small change: seeded, unless either tree has an error (then from scratch)
+        assert doc.syntax.seeded_parses == (not tree.root_node.has_error and
+                                            not previous_error)
+        previous_error = tree.root_node.has_error
         assert nodes(tree) == nodes(fresh(path, text))
 
 
@@ -173,7 +178,13 @@ def test_a_seeded_tree_with_an_error_is_parsed_from_scratch(monkeypatch):
     edited.edit(s, oe, ne, tree_seed._point(old, s), tree_seed._point(old, oe),
                 tree_seed._point(new, ne))
     # the grammar's incremental result differs here (why the fallback exists)
-    assert nodes(parser.parse(new, edited)) != nodes(fresh(path, after))
+    assert nodes(parser.parse(new, edited.copy())) != nodes(fresh(path, after))
+    # given that seed, the document's first parse is still the one from scratch
+    spec = language_for("", str(path))
+    state = SyntaxState(spec, spec.parser())
+    assert nodes(state.current(new, edited)) == nodes(fresh(path, after))
+    assert state.seeded_parses == 0 and state.full_parses == 1
+    # ...and a kept tree with an error seeds nothing at all
     monkeypatch.setattr(tree_seed, "MAX_CHANGED_SHARE", 1.0)  # a short file: all changed
     uri = "file:///error-recovery.java"
     open_doc(uri, before, path).tree()

@@ -12,7 +12,9 @@ for a keystroke. The result is the tree a parse from scratch gives, except after
 error recovery (a Java file with a syntax error came out differently 3 times in 80):
 a seeded tree with an error is thrown away for a parse from scratch
 (`syntax.SyntaxState.current`), so a document's tree never depends on what was
-parsed before it.
+parsed before it, and a kept tree with an error seeds nothing (the next text will
+likely have one too: C/C++ files with macros, whose seeded parses were all parsed
+twice, made C/C++ requests slower).
 
 Kept: the trees of the last RECENT_TREES URIs whose text is at most MAX_SEED_BYTES
 (big documents are prepared in the background and keep their own tree). A tree
@@ -64,6 +66,10 @@ def seed(uri: str, language: str, source: bytes) -> Tree | None:
     if hit is None:
         return None
     old, tree = hit
+    if tree.root_node.has_error:
+        # the new text will likely have the error too, and a seeded tree with an error
+        # is parsed again from scratch (C/C++ macros, a Java line blanked): not twice
+        return None
     start, old_end, new_end = changed_span(old, source)
     if max(old_end, new_end) - start > MAX_CHANGED_SHARE * max(len(source), 1):
         return None
