@@ -8,7 +8,9 @@ the functions `assemble_context` calls; reported: p50 / p99 and their ratios, an
 the mean of each phase over the requests between the 30th and 70th percentile of
 each engine's own times (the requests the p50 is made of). A phase's time includes
 the phases it calls (`share_out` holds the ranking: `rank` holds `gather` and the
-language passes).
+language passes). p50 is also given apart for each file's first task and its later
+ones: a later task's document starts from the analysis and the tree of the one
+before (`analysis.state_key`, `tree_seed`), a first one from nothing.
 
 Run: `python -m benchmarks.real_context_phases --lang go [--split test]`.
 """
@@ -75,6 +77,7 @@ def measure(language: str, split: str = "dev", budget: int = 2048) -> dict:
     undo = [_wrap(m, n, acc) for m, names in NEW_PHASES.items() for n in names]
     undo += [_wrap(before, n, acc) for n in OLD_PHASES]
     rows: dict[str, list[tuple[float, dict]]] = {"flashls": [], "before": []}
+    first: list[bool] = []  # per task: the first of its file (nothing to reuse from)
     try:
         for project, root, _ in available(language):
             if root is None or project.split != split:
@@ -83,9 +86,12 @@ def measure(language: str, split: str = "dev", budget: int = 2048) -> dict:
             gc.freeze()  # as `benchmarks.real_context` does
             ws = Workspace([str(root)], DEFAULT_EXCLUDE)
             old_ws = bws.Workspace([str(root)], DEFAULT_EXCLUDE)
+            seen: set = set()
             for index, t in enumerate(tasks):
                 text, offset = blanked(t.path, t.line)
                 uri = t.path.as_uri()
+                first.append(t.path not in seen)
+                seen.add(t.path)
                 for which in (("flashls", "before") if index % 2 == 0 else ("before", "flashls")):
                     acc.clear()
                     if which == "flashls":
@@ -115,8 +121,15 @@ def measure(language: str, split: str = "dev", budget: int = 2048) -> dict:
                       "p99_ms": _percentile(times, 0.99) * 1000,
                       "mid_ms": {"total": sum(e for e, _ in mid) / len(mid) * 1000,
                                  **{k: sum(d.get(k, 0.0) for _, d in mid) / len(mid) * 1000
-                                    for k in labels}}}
+                                    for k in labels}},
+                      # p50 of a file's first tasks and of its later ones
+                      "p50_first_ms": _p50([e for (e, _), f in zip(rs, first) if f]),
+                      "p50_later_ms": _p50([e for (e, _), f in zip(rs, first) if not f])}
     return out
+
+
+def _p50(values: list[float]) -> float:
+    return _percentile(values, 0.5) * 1000 if values else 0.0
 
 
 def render(r: dict) -> str:
@@ -126,11 +139,17 @@ def render(r: dict) -> str:
     lines = [f"{r['language']} {r['split']} (load {r['load']:.1f}): flashls p50 "
              f"{new['p50_ms']:.1f} p99 {new['p99_ms']:.1f} ms, before p50 {old['p50_ms']:.1f} "
              f"p99 {old['p99_ms']:.1f} ms, ratio p50 {new['p50_ms'] / old['p50_ms']:.2f} "
-             f"p99 {new['p99_ms'] / old['p99_ms']:.2f}"]
+             f"p99 {new['p99_ms'] / old['p99_ms']:.2f}",
+             f"  p50 ratio on a file's first task {_ratio(new, old, 'p50_first_ms')}, "
+             f"on its later tasks {_ratio(new, old, 'p50_later_ms')}"]
     for which, row in (("flashls", new), ("before", old)):
         lines.append(f"  {which:<8} mid-request ms: " + " ".join(
             f"{k}={v:.1f}" for k, v in row["mid_ms"].items()))
     return "\n".join(lines)
+
+
+def _ratio(new: dict, old: dict, key: str) -> str:
+    return f"{new[key] / old[key]:.2f}" if old.get(key) else "n/a"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1091,8 +1091,11 @@ def analyze_steps(spec: LanguageSpec, text: str, tree: Tree, key: Hashable,
 
 
 def clear() -> None:
-    """Forget everything (tests, the benchmark's cold runs)."""
+    """Forget everything (tests, the benchmark's cold runs), the trees kept to seed a
+    new document's parse included (`tree_seed`)."""
     with _LOCK:
         for cache in (_FILES, _CURRENT, _CHUNKS, _PLACED, _STATES):
             cache.clear()
         _memo_used.update(chunks=0, placed=0)
+    from . import tree_seed
+    tree_seed.forget()

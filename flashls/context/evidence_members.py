@@ -48,11 +48,12 @@ class FileTables:
     """One neighbor file's classes (name -> member item indexes) and annotated
     attributes (attribute name -> identifiers of its annotation)."""
 
-    __slots__ = ("classes", "attributes")
+    __slots__ = ("classes", "attributes", "sizes")
 
     def __init__(self, items: Sequence) -> None:
         self.classes: dict[str, list[int]] = {}
         self.attributes: dict[str, frozenset[str]] = {}
+        self.sizes: dict[str, float] = {}  # class -> `_size_factor`, as asked
         class_at: dict[int, str] = {}
         for index, item in enumerate(items):
             if item.kind in _CLASS_KINDS and item.name:
@@ -105,19 +106,37 @@ def _normal(name: str) -> str:
     return name.replace("_", "").replace("$", "").lower()
 
 
+_CLASS_INDEX: list = [None]  # [(items of each file, (tables, classes, by_normal))]
+
+
+def _class_index(files: Sequence) -> tuple[list[FileTables], set[str], dict[str, set[str]]]:
+    """The neighbor files' tables, all their class names, and those by normalized
+    name: the same for both `receiver_classes` calls of a request, and for the next
+    request while the neighbor files are (memoized for the last files asked about)."""
+    items = [f.analysis.items for f in files]
+    hit = _CLASS_INDEX[0]
+    if hit is not None and len(hit[0]) == len(items) and \
+            all(a is b for a, b in zip(hit[0], items)):
+        return hit[1]
+    per_file = [tables(i) for i in items]
+    classes: set[str] = set()
+    for t in per_file:
+        classes.update(t.classes)
+    by_normal: dict[str, set[str]] = {}
+    for c in classes:
+        by_normal.setdefault(_normal(c), set()).add(c)
+    out = (per_file, classes, by_normal)
+    _CLASS_INDEX[0] = (items, out)
+    return out
+
+
 def receiver_classes(qualifiers, ev, files: Sequence, *, by_name: bool = True
                      ) -> dict[str, frozenset[str]]:
     """qualifier -> the neighbor classes it holds, for the qualifiers the current file
     does not type itself."""
-    per_file = [tables(f.analysis.items) for f in files]
-    classes: set[str] = set()
-    for t in per_file:
-        classes.update(t.classes)
+    per_file, classes, by_normal = _class_index(files)
     if not classes:
         return {}
-    by_normal: dict[str, set[str]] = {}
-    for c in classes:
-        by_normal.setdefault(_normal(c), set()).add(c)
     declared = ev.receivers or {}
     out: dict[str, frozenset[str]] = {}
     for q in qualifiers:
@@ -248,6 +267,10 @@ def _size_factor(items: Sequence, class_name: str) -> float:
     """1 for a class of up to SMALL_CLASS public members, less for bigger ones: which
     of `Console`'s 80 methods comes next is a guess 80 ways, and all of them at the
     receiver's score would fill the budget."""
-    members = tables(items).classes.get(class_name, ())
-    public = sum(1 for i in members if items[i].name[:1] != "_")
-    return 1.0 if public <= SMALL_CLASS else (SMALL_CLASS / public) ** 0.5
+    t = tables(items)
+    hit = t.sizes.get(class_name)
+    if hit is None:  # once per class and file version, not per candidate
+        public = sum(1 for i in t.classes.get(class_name, ()) if items[i].name[:1] != "_")
+        hit = t.sizes[class_name] = 1.0 if public <= SMALL_CLASS else \
+            (SMALL_CLASS / public) ** 0.5
+    return hit

@@ -18,6 +18,7 @@ from typing import Any, Callable, Generator, Iterator
 
 from tree_sitter import Parser, Tree
 
+from . import tree_seed
 from .document import ByteEdit, Document
 from .languages import LanguageSpec, language_for
 
@@ -44,8 +45,9 @@ class SyntaxState:
     parser: Parser
     tree: Tree | None = None
     dirty: bool = True
-    full_parses: int = 0
+    full_parses: int = 0  # first parses of the document's text (seeded ones too)
     incremental_parses: int = 0
+    seeded_parses: int = 0  # first parses that started from another document's tree
     # edits that arrived while a background parse ran (replayed on its tree), and the
     # count of full replacements (one voids a background parse under way)
     pending: list[ByteEdit] | None = None
@@ -125,11 +127,19 @@ class SyntaxState:
             if self.replacements == replacements:
                 self.pending = None
 
-    def current(self, source: bytes) -> Tree:
+    def current(self, source: bytes, seed: Tree | None = None) -> Tree:
+        """The tree of `source`; a first parse starts from `seed` when there is one
+        (`tree_seed`: an earlier document's tree, edited to stand for `source`)."""
         if self.dirty or self.tree is None:
             if self.tree is None:
                 self.full_parses += 1
-                self.tree = self.parser.parse(source)
+                tree = self.parser.parse(source, seed) if seed is not None else None
+                if tree is not None and not tree.root_node.has_error:
+                    self.seeded_parses += 1
+                else:  # error recovery can differ from a parse from scratch (seen in
+                    # Java): a tree with an error is the one from scratch
+                    tree = self.parser.parse(source)
+                self.tree = tree
             else:
                 self.incremental_parses += 1
                 self.tree = self._resume(source) or self.parser.parse(source, self.tree)
@@ -189,9 +199,17 @@ class ParsedDocument:
         is big and its first parse is still under way (`parse_steps`)."""
         if not self.parseable():
             return None
-        if self.syntax.tree is None and self.big:
+        syntax = self.syntax
+        if syntax.tree is None and self.big:
             return None
-        return self.syntax.current(self.doc.source_bytes)
+        source = self.doc.source_bytes
+        if self.big:
+            return syntax.current(source)
+        seed = tree_seed.seed(self.doc.uri, syntax.spec.name, source) \
+            if syntax.tree is None else None
+        tree = syntax.current(source, seed)
+        tree_seed.remember(self.doc.uri, syntax.spec.name, source, tree)
+        return tree
 
     def snapshot(self) -> "ParsedDocument":
         """A frozen copy for work that outlives the next keystroke (post-processing)."""
