@@ -15,6 +15,18 @@ LIST = ("pub struct List {\n    items: Vec<u8>,\n}\n\nimpl List {\n"
         "    pub fn get_full(&self, at: usize) -> Option<u8> {\n        None\n    }\n}\n")
 
 
+HEAD = "use my_crate::table::Table;\nuse my_crate::list::List;\n\n"
+
+
+def _get_full_scores(root, quick: str) -> tuple[float, float]:
+    """Table's and List's `get_full` for the cursor at `let n = 0;` of tests/quick.rs."""
+    write(root, {"Cargo.toml": CARGO, "src/lib.rs": "pub mod table;\npub mod list;\n",
+                 "src/table.rs": TABLE, "src/list.rs": LIST, "tests/quick.rs": HEAD + quick})
+    table = scores(root, "tests/quick.rs", "let n = 0;")
+    return score(table, "src/table.rs", "pub fn get_full"), \
+        score(table, "src/list.rs", "pub fn get_full")
+
+
 def test_turbofish_and_clone_bind_a_type():
     assert line_bindings("    let map = it.collect::<Table<_, _>>();") == \
         (("map", "Table", "decl"),)
@@ -23,17 +35,18 @@ def test_turbofish_and_clone_bind_a_type():
 
 
 def test_a_clone_of_a_collected_value_calls_the_collected_types_method(tmp_path):
-    write(tmp_path, {
-        "Cargo.toml": CARGO,
-        "src/lib.rs": "pub mod table;\npub mod list;\n",
-        "src/table.rs": TABLE,
-        "src/list.rs": LIST,
-        "tests/quick.rs": ("use my_crate::table::Table;\nuse my_crate::list::List;\n\n"
-                           "fn lookup(pairs: Vec<(u8, u8)>, l: List) -> bool {\n"
-                           "    let map = pairs.into_iter().collect::<Table<_, _>>();\n"
-                           "    let copy = map.clone();\n    let n = 0;\n"
-                           "    copy.get_full(&n).is_some()\n}\n"),
-    })
-    table = scores(tmp_path, "tests/quick.rs", "let n = 0;")
-    assert score(table, "src/table.rs", "pub fn get_full") > \
-        2 * score(table, "src/list.rs", "pub fn get_full")
+    table, other = _get_full_scores(tmp_path, (
+        "fn lookup(pairs: Vec<(u8, u8)>, l: List) -> bool {\n"
+        "    let map = pairs.into_iter().collect::<Table<_, _>>();\n"
+        "    let copy = map.clone();\n    let n = 0;\n    copy.get_full(&n).is_some()\n}\n"))
+    assert table > 2 * other
+
+
+def test_a_binding_broken_after_its_equals_sign_types_the_variable(tmp_path):
+    """rustfmt breaks a long `let` after `=`: `let mut cls =` above
+    `hir::ClassBytes::new(..)`."""
+    table, other = _get_full_scores(tmp_path, (
+        "fn lookup(l: List) -> bool {\n    let map =\n        Table::default();\n"
+        "    let n = 0;\n    map.get_full(&n).is_some()\n}\n"))
+    assert table > 2 * other
+

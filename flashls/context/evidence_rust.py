@@ -228,7 +228,7 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
     last = min(hi, len(lines) - 1, first + MAX_SCAN_ROWS)
     local: dict[str, set[str]] = {}
     for row in range(first, last + 1):
-        for var, name, how in line_bindings(lines[row]):
+        for var, name, how in line_bindings(_let_line(lines, row)):
             if how == "call":
                 got = results.get(name, frozenset()) | own.results.get(name, frozenset())
                 if got:
@@ -259,6 +259,15 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
         traits[t] = traits.get(t, frozenset()) | b
     return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields),
                      traits)
+
+
+def _let_line(lines, row: int) -> str:
+    """The line, with the next one when it ends a `let x =` (rustfmt breaks a long
+    binding there: `let mut cls =` above `hir::ClassBytes::new(..)`)."""
+    line = lines[row]
+    if row + 1 < len(lines) and line.endswith("=") and "let" in line:
+        return line + " " + lines[row + 1].strip()
+    return line
 
 
 def _header_row(lines, first: int, last: int) -> int:
