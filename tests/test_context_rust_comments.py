@@ -5,6 +5,7 @@ stays evidence."""
 
 from __future__ import annotations
 
+from flashls.context import rust_comments
 from flashls.context.rust_comments import unread_rows
 from tests.files import write
 from tests.test_context_go_rust import CARGO, score, scores
@@ -21,6 +22,13 @@ def test_a_row_inside_a_block_is_known_from_the_rows_above_it():
     """A `///` line is a node of its own in tree-sitter: asked one row at a time."""
     assert [bool(unread_rows(DOC, r, r + 1)) for r in range(len(DOC))] == \
         [False, False, True, True, True, True, False, False]
+
+
+def test_a_row_asked_alone_reads_the_doc_rows_above_it():
+    """Without the last call's state (another document, or not the row below it)."""
+    rust_comments._LAST[0] = None
+    assert unread_rows(DOC, 3, 4) == {3}
+    assert unread_rows(list(DOC), 6, 7) == set()  # a copy: the state is not its own
 
 
 def test_inner_docs_and_indented_docs_count_too():

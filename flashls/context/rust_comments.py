@@ -45,10 +45,18 @@ def open_before(lines: Sequence[str], row: int) -> bool:
     return fences % 2 == 1
 
 
+# (lines, next row, whether a doc block is open there) after the last call: the
+# analysis asks node after node, and each `///` line is a node of its own, so reading
+# the doc rows above every one of them again would cost a doc block's length squared
+_LAST: list = [None]
+
+
 def unread_rows(lines: Sequence[str], start: int, stop: int) -> set[int]:
     """The rows of start..stop-1 that are plain comments or a doctest's fences and code."""
     out: set[int] = set()
-    inside = None  # decided at the first doc row
+    last = _LAST[0]
+    # decided at the first doc row, unless the last call ended just above
+    inside = last[2] if last is not None and last[0] is lines and last[1] == start else None
     for row in range(start, stop):
         line = lines[row]
         if "//" not in line:
@@ -67,4 +75,5 @@ def unread_rows(lines: Sequence[str], start: int, stop: int) -> set[int]:
             inside = not inside
         elif inside:
             out.add(row)
+    _LAST[0] = (lines, stop, inside)
     return out
