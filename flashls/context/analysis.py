@@ -32,6 +32,7 @@ from .languages import LanguageSpec
 from .memo import line_identifiers
 from .moved_items import MovedUsages, lazy_spliced, pieces_of, spliced
 from .outline import Item, build_items, outline_levels, remember_levels
+from .rust_comments import unread_rows
 from .symbols import ImportRef, _extract_definitions, _extract_imports, _is_comment_line, \
     split_lines
 
@@ -229,6 +230,7 @@ def _extract_chunk(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequenc
 # looks at the clock: a huge node (lodash's 17,000-line IIFE) is extracted in slices
 _ROWS_PER_LOOK = 256
 _NAMES_PER_LOOK = 4096
+COMMENTS_UNREAD = frozenset({"rust"})  # comment rows that are no evidence (`rust_comments`)
 
 
 def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
@@ -246,8 +248,9 @@ def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
     top = tuple(d.start - first for d in defs if d.parent == -1)
     last = min(node.end_point[0], len(lines) - 1)
     idents: dict[str, list[int]] = {}
+    comments = spec.resolver in COMMENTS_UNREAD
     if slice_s is None:
-        _add_identifiers(lines, first, first, last + 1, idents)
+        _add_identifiers(lines, first, first, last + 1, idents, comments)
         return _Chunk(rel_items, rel_imports, top, package,
                       {k: tuple(v) for k, v in idents.items()}, frozenset(idents),
                       node.has_error)
@@ -256,7 +259,8 @@ def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
         if time.perf_counter() > deadline:
             yield
             deadline = time.perf_counter() + slice_s
-        _add_identifiers(lines, first, row, min(row + _ROWS_PER_LOOK, last + 1), idents)
+        _add_identifiers(lines, first, row, min(row + _ROWS_PER_LOOK, last + 1), idents,
+                         comments)
     names = list(idents)
     frozen: dict[str, tuple[int, ...]] = {}
     for at in range(0, len(names), _NAMES_PER_LOOK):
@@ -270,9 +274,13 @@ def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
 
 
 def _add_identifiers(lines: Sequence[str], first: int, start: int, stop: int,
-                     idents: dict[str, list[int]]) -> None:
-    """Rows start..stop-1: each identifier -> the rows (relative to `first`) using it."""
+                     idents: dict[str, list[int]], skip_comments: bool = False) -> None:
+    """Rows start..stop-1: each identifier -> the rows (relative to `first`) using it
+    (`skip_comments`: not the comment rows `rust_comments.py` finds no evidence in)."""
+    skip = unread_rows(lines, start, stop) if skip_comments else ()
     for row in range(start, stop):
+        if row in skip:
+            continue
         for name in line_identifiers(lines[row]):  # memoized: unchanged lines are free
             idents.setdefault(name, []).append(row - first)
 

@@ -53,9 +53,22 @@ def without_attributes(head: Sequence[str]) -> list[str]:
     return kept or list(head)
 
 
+def without_where_clause(head: Sequence[str]) -> list[str]:
+    """Rust lines without a `where` clause of their own lines (`where` alone on a line,
+    the bounds below it up to the `{` opening the body, which stays: joined to the line
+    above, the definition line would no longer read as in the source)."""
+    head = list(head)
+    at = next((i for i, line in enumerate(head) if i and line.strip() == "where"), None)
+    if at is None:
+        return head
+    end = next((i for i in range(at + 1, len(head)) if head[i].lstrip().startswith("{")),
+               len(head))
+    return head[:at] + head[end:]
+
+
 def language_brief(resolver: str, name: str, head: Sequence[str], elision: str) -> list[str]:
     """The language's own trimming of a brief head (Java annotations, Go field
     comments, Rust attributes and field docs); unchanged for the other languages."""
     if resolver == "rust":
-        return compact("go", name, without_attributes(head), elision)
+        return compact("go", name, without_where_clause(without_attributes(head)), elision)
     return compact(resolver, name, brief_head(resolver, list(head)), elision)

@@ -13,7 +13,8 @@ has a `new`, `cast` or `len` in many of them. A call reaches one of them only:
 
 Methods of `impl Trait for Type` repeat the trait's signature (`fmt`, `next`,
 `into_iter`): they count for less unless the receiver is of that type. Inline
-modules (`mod tests { .. }`) of other files are headers with nothing in them.
+modules of other files are headers with nothing in them, and a `mod tests { .. }`
+holds nothing another file can call (nom's `mod tests { fn character() }` was sent).
 Type facts of a file are memoized per analysis, declarations per line.
 """
 
@@ -32,6 +33,8 @@ from .neighbors import NeighborFile
 MAX_SCAN_ROWS = 800
 TRAIT_IMPL = 0.6  # a method of `impl Trait for Type`: the trait's signature, repeated
 MODULE_ITEM = 0.2  # an inline module's header in another file
+TEST_ITEM = 0.02  # ... `mod tests { .. }` and what it holds: callable from nowhere else
+TEST_MODULES = frozenset({"tests", "test"})
 SHADOWED_BY_PRIMITIVE = 0.3  # a definition named like a primitive type, used unqualified
 STD_IMPORTED = 0.1  # a top-level name the file imports from std / core / alloc (`Range`)
 PRIMITIVES = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
@@ -43,6 +46,12 @@ _DECL = re.compile(r"\b([a-z_]\w*)\s*(?<!:):(?!:)\s*" + _TYPE + r"(?:<\s*" + _TY
 # `let x = Type::new(`, `let mut x = Type {`, `let x = &Type(`
 _LET_TYPE = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=\s*&?(?:mut\s+)?"
                        r"(?:[a-z_]\w*::)*([A-Z]\w*)\s*(?:::|\{|\()")
+# `let x = it.collect::<Type<_>>()`, `let n = s.parse::<Type>()`: the turbofish's type
+_LET_TURBOFISH = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=.*?\.(?:collect|parse|into)"
+                            r"::<\s*(?:[a-z_]\w*::)*([A-Z]\w*)")
+# `let x = y.clone()`: x has y's type
+_LET_CLONE = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=\s*&?(?:mut\s+)?([a-z_]\w*)\s*"
+                        r"\.(?:clone|to_owned)\(\)\s*;")
 # `let x = f(`, `let x = module::f(`
 _LET_CALL = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*=\s*(?:[a-z_]\w*::)*([a-z_]\w*)\s*\(")
 _RESULT = re.compile(r"->\s*" + _TYPE + r"(?:<\s*" + _TYPE + ")?")
@@ -55,7 +64,8 @@ _IMPL_FOR = re.compile(r"\bimpl\b.*?\s(?:[a-z_]\w*::)*([A-Z]\w*)(?:<.*>)?\s+for\
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def line_bindings(line: str) -> tuple[tuple[str, str, str], ...]:
     """(variable, type or callee, how) a line declares: how is "decl" (`x: &Own<T>`,
-    `let x = Own::new(`) or "call" (`let x = parse(`)."""
+    `let x = Own::new(`, `let x = it.collect::<Own<_>>()`), "call" (`let x = parse(`)
+    or "alias" (`let x = y.clone();`: the variable whose type x has)."""
     if ":" not in line and "let" not in line:
         return ()
     out = []
@@ -65,6 +75,10 @@ def line_bindings(line: str) -> tuple[tuple[str, str, str], ...]:
         out.append((var, name, "decl"))
     for var, name in _LET_CALL.findall(line):
         out.append((var, name, "call"))
+    for var, name in _LET_TURBOFISH.findall(line):
+        out.append((var, _unwrap(name, ""), "decl"))
+    for var, source in _LET_CLONE.findall(line):
+        out.append((var, source, "alias"))
     return tuple(out)
 
 
@@ -187,6 +201,9 @@ merged_facts: ForLastNeighbors[tuple[dict, dict, dict]] = ForLastNeighbors(_merg
 class Receivers:
     local: dict[str, frozenset[str]]  # variable -> type names
     fields: tuple[dict[str, frozenset[str]], ...]  # neighbors', current file's
+    # type -> the traits it has here: bounds of the generic parameters in scope
+    # (`impl<B: Buf> Reader<B>`), traits the crate implements for it (`impl Buf for Bytes`)
+    traits: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def of(self, qualifier: str) -> frozenset[str]:
         got = self.local.get(qualifier)
@@ -195,6 +212,8 @@ class Receivers:
         out: frozenset[str] = frozenset()
         for f in self.fields:
             out = out | f.get(qualifier, frozenset())
+        for t in out:  # a field `buf: B` has B's bounds' methods
+            out = out | self.traits.get(t, frozenset())
         return out
 
 
@@ -209,11 +228,14 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
     last = min(hi, len(lines) - 1, first + MAX_SCAN_ROWS)
     local: dict[str, set[str]] = {}
     for row in range(first, last + 1):
-        for var, name, how in line_bindings(lines[row]):
+        for var, name, how in line_bindings(_let_line(lines, row)):
             if how == "call":
                 got = results.get(name, frozenset()) | own.results.get(name, frozenset())
                 if got:
                     local.setdefault(var, set()).update(got)
+            elif how == "alias":
+                if name in local:
+                    local.setdefault(var, set()).update(local[name])
             else:
                 local.setdefault(var, set()).add(name)
     owner, impl_lines = _impl_around(analysis, lo)
@@ -232,7 +254,20 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
         for t in list(types):
             types.update(implements.get(t, ()))
             types.update(own.implements.get(t, ()))
-    return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields))
+    traits = {t: frozenset(b) for t, b in bounds.items()}
+    for t, b in list(implements.items()) + list(own.implements.items()):
+        traits[t] = traits.get(t, frozenset()) | b
+    return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields),
+                     traits)
+
+
+def _let_line(lines, row: int) -> str:
+    """The line, with the next one when it ends a `let x =` (rustfmt breaks a long
+    binding there: `let mut cls =` above `hir::ClassBytes::new(..)`)."""
+    line = lines[row]
+    if row + 1 < len(lines) and line.endswith("=") and "let" in line:
+        return line + " " + lines[row + 1].strip()
+    return line
 
 
 def _header_row(lines, first: int, last: int) -> int:
@@ -275,6 +310,10 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             continue
         items = items_of[c.file]
         item = items[c.item]
+        if item.name in TEST_MODULES and item.kind == "module" or item.parent != -1 and \
+                items[item.parent].kind == "module" and items[item.parent].name in TEST_MODULES:
+            out.append(replace(c, score=c.score * TEST_ITEM))
+            continue
         if item.kind == "module":
             out.append(replace(c, score=c.score * MODULE_ITEM))
             continue
@@ -296,7 +335,9 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         name = item.name
         if name not in calls:
             calls[name] = call_types(name, ev, recv)
-        score = member_score(calls[name], items[item.parent].name)
+        parent = items[item.parent]
+        score = member_score(calls[name], parent.name,
+                             parent.kind == "trait" and parent.name in ev.bound)
         if score is None:
             if not trait_impl:
                 out.append(c)
@@ -370,8 +411,12 @@ def call_types(name: str, ev: Evidence, recv: Receivers) -> CallTypes | None:
                      frozenset(typed), all_typed)
 
 
-def member_score(calls: CallTypes | None, owner: str) -> float | None:
-    """A method's score from the types its calls reach; None keeps the neutral one."""
+def member_score(calls: CallTypes | None, owner: str, imported_trait: bool = False
+                 ) -> float | None:
+    """A method's score from the types its calls reach; None keeps the neutral one.
+    `imported_trait`: the owner is a trait the file imports by name (`use
+    itertools::Itertools;`), which Rust asks for only to call its methods, on any
+    type implementing it (blanket impls: `impl<T: Iterator> Itertools for T`)."""
     if calls is None:
         return None
     if owner in calls.paths:  # `Own::new(..)`
@@ -379,5 +424,6 @@ def member_score(calls: CallTypes | None, owner: str) -> float | None:
     if owner in calls.typed:
         return 100 * R.TYPED_MEMBER * calls.near + calls.freq
     if calls.all_typed:  # every call reaches another type's
-        return 100 * R.LOOSE_MEMBER * calls.near + calls.freq
+        weight = R.MEMBER if imported_trait else R.LOOSE_MEMBER
+        return 100 * weight * calls.near + calls.freq
     return None
