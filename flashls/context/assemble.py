@@ -19,7 +19,8 @@ from typing import Mapping
 
 from .analysis import Analysis
 from .background import analysis_ready
-from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
+from .evidence import anchor_range
+from .evidence_c import anchor_items, corrected_parts, extra_estimate_margin, macro_excess
 from .evidence_pyjs import lent_window
 from .local_parse import current_analysis, has_error, tree_near
 from .memo import TEXT_MEMO_SIZE
@@ -118,6 +119,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
 
     scopes: list[tuple[int, int]] = []
     top_starts: list[int] = []
+    definition_indent = None
     if analysis is not None:
         source_bytes = doc.source_bytes
         byte = doc.byte_at(offset)
@@ -125,10 +127,12 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         scopes = enclosing_scopes(analysis.spec, tree, source_bytes, byte,
                                   cursor_line, lines)
         top_starts = list(analysis.top_starts)
+        definition_indent = _definition_indent(analysis, cursor_line)
 
     window = build_window(lines, cursor_line, cursor_col, window_cap(budget),
                           spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts,
-                          text=text, offset=offset, starts=doc.starts if "\r" in text else None)
+                          text=text, offset=offset, starts=doc.starts if "\r" in text else None,
+                          definition_indent=definition_indent)
     whole_file = window.start_line == 0 and window.end_line >= len(lines) - 1
     reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
     # a window reaching the top of the file holds back less (its size, in coarse
@@ -187,6 +191,17 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         total += sum(p.tokens for p in parts) - before
     return AssembledContext(tuple(parts), window.prefix, window.suffix, window.start_line,
                             total, budget)
+
+
+def _definition_indent(analysis: Analysis, cursor_line: int) -> int | None:
+    """The indentation of the first line of the innermost definition around the cursor
+    (`evidence.anchor_range`), whose end may end the window's suffix; None outside
+    every definition."""
+    lo, hi = anchor_range(anchor_items(analysis), cursor_line, analysis.lines)
+    if (lo, hi) == (cursor_line, cursor_line) or lo >= len(analysis.lines):
+        return None
+    head = analysis.lines[lo]
+    return len(head) - len(head.lstrip())
 
 
 def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,
