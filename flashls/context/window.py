@@ -13,9 +13,9 @@
   indentation, so a half-typed line does not move it) when that end fits: what
   follows the definition is the next one, which the outline can show, and every
   suffix token misses the prefix cache on every request. Otherwise (a long
-  definition, none around the cursor) the end snaps to the same grid as the start,
-  so the window's line range (which the outline excludes) does not change with every
-  keystroke either.
+  definition, none around the cursor) the end snaps to a grid counted from the end
+  of the file, so the window's line range (which the outline excludes) does not
+  change with every keystroke either, nor with the lines typed above it.
 * The headers of the scopes enclosing the cursor (class, function, and block
   signatures) are kept above the window even when their bodies are cut, each followed
   by an elision comment when lines are skipped after it.
@@ -278,7 +278,10 @@ def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int,
         if closing is not None:
             return closing, costs[closing]
     for grid in (SUFFIX_GRID, 4, 1):
-        snapped = ((last_fit + 1) // grid) * grid - 1  # end just before a grid line
+        # the grid counts from the end of the file: lines typed at the cursor move
+        # every line below it, and a grid counted from the top moved the suffix's end
+        # (and the window's size) by a cell every `grid` lines typed
+        snapped = n - 1 - -(-(n - 1 - last_fit) // grid) * grid
         if snapped >= cursor_line:
             return snapped, costs[snapped]
     return cursor_line, costs[cursor_line]
