@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -122,8 +123,9 @@ def test_held_share_gives_back_what_the_window_took_then_takes_the_step():
     def share(kept: int):
         def fills(given: int):
             calls.append(given)
-            cap = 811 + given
-            return {"stable": Fill(None, kept if cap >= kept else kept - 60, 5000)}
+            cap = 811 + given  # what does not fit is left out: the selection says so
+            return {"stable": Fill(SimpleNamespace(dropped=cap < kept),
+                                   kept if cap >= kept else kept - 60, 5000)}
         return fills
 
     def run(freed: int, room: int, at_top: bool = True, kept: int = 1107) -> list[int]:
@@ -166,7 +168,7 @@ def test_a_growing_top_of_file_window_keeps_the_stable_parts(tmp_path, monkeypat
     ws, path, text, body = _top_of_file_doc(tmp_path)
     budget = 2048
     at = len(body) - len("    return value\n")
-    typed = "".join(f"    value = value + other_{i}(value, {i})\n" for i in range(12))
+    typed = "".join(f"    value = value + other_{i}(value, {i})\n" for i in range(16))
 
     def replay() -> tuple[list[tuple], list[int]]:
         ranking.forget()
@@ -184,7 +186,7 @@ def test_a_growing_top_of_file_window_keeps_the_stable_parts(tmp_path, monkeypat
     held, totals = replay()
     assert max(totals) <= budget
     monkeypatch.setattr(rank_memo, "held_share",
-                        lambda key, share, freed, room, at_top: share(freed))
+                        lambda key, share, freed, room, at_top, narrow=None: share(freed))
     monkeypatch.setattr("flashls.context.assemble.held_share", rank_memo.held_share)
     unheld, _ = replay()
     step = next((k for k in range(len(unheld)) if unheld[k] != unheld[0]), None)

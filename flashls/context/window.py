@@ -112,7 +112,8 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
                  top_level_starts: Sequence[int] = (),
                  text: str | None = None, offset: int | None = None,
                  starts: Sequence[int] | None = None,
-                 definition_indent: int | None = None) -> Window:
+                 definition_indent: int | None = None,
+                 suffix_cap: int | None = None) -> Window:
     """The cursor window within `budget` tokens.
 
     `lines` are the document's lines, `cursor_col` a str index into the cursor's line,
@@ -122,6 +123,7 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     to the document (line endings, blank lines) apart from redacted secrets.
     `definition_indent`: the indentation (characters) of the first line of the
     definition around the cursor, whose end may end the suffix (`definition_end`).
+    `suffix_cap`: at most this many tokens for the suffix (`suffix_hold`).
     """
     budget = max(0, budget)
     n = len(lines)
@@ -133,8 +135,10 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     suffix_budget = budget - prefix_budget
 
     # suffix first: when it reaches the end of the file its leftover goes to the prefix
-    end, suffix_used = _suffix_end(lines, cursor_line, tail, suffix_budget,
-                                   definition_indent)
+    # a capped suffix is not snapped: the outline excludes the uncapped window's lines
+    end, suffix_used = _suffix_end(lines, cursor_line, tail, suffix_budget if suffix_cap is None
+                                   else max(0, min(suffix_budget, suffix_cap)),
+                                   definition_indent, snap=suffix_cap is None)
     if end == n - 1:
         prefix_budget = budget - min(suffix_budget, _quantize_up(suffix_used, quantum))
     start, prefix_rows, headers = _prefix_start(spec, lines, cursor_line, head, scopes,
@@ -255,7 +259,7 @@ def definition_end(lines: Sequence[str], cursor_line: int, indent: int, last: in
 
 
 def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int,
-                definition_indent: int | None = None) -> tuple[int, int]:
+                definition_indent: int | None = None, snap: bool = True) -> tuple[int, int]:
     """Last line of the suffix (inclusive) and its cost: the end of the definition
     around the cursor when it fits, else the last line that fits snapped to the grid."""
     n = len(lines)
@@ -277,7 +281,7 @@ def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int,
         closing = definition_end(lines, cursor_line, definition_indent, last_fit)
         if closing is not None:
             return closing, costs[closing]
-    for grid in (SUFFIX_GRID, 4, 1):
+    for grid in (SUFFIX_GRID, 4, 1) if snap else (1,):
         # the grid counts from the end of the file: lines typed at the cursor move
         # every line below it, and a grid counted from the top moved the suffix's end
         # (and the window's size) by a cell every `grid` lines typed
