@@ -12,7 +12,6 @@ from types import SimpleNamespace
 import pytest
 
 from flashls.context import rank_memo, ranking
-from flashls.context.assemble import assemble_context
 from flashls.context.budget import Fill
 from flashls.context.document import Document
 from flashls.context.evidence import gather
@@ -21,6 +20,7 @@ from flashls.context.outline import Item
 from flashls.context.syntax import ParsedDocument
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
+from tests.typing_replay import stable_head, type_at_top
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "workspaces"
 
@@ -171,17 +171,8 @@ def test_a_growing_top_of_file_window_keeps_the_stable_parts(tmp_path, monkeypat
     typed = "".join(f"    value = value + other_{i}(value, {i})\n" for i in range(16))
 
     def replay() -> tuple[list[tuple], list[int]]:
-        ranking.forget()
-        heads, totals = [], []
-        for k in range(len(typed) + 1):
-            doc_text = text[:at] + typed[:k] + text[at:]
-            pdoc = ParsedDocument.open(Document(path.as_uri(), doc_text, "", 1), str(path))
-            ctx = assemble_context(pdoc, at + k, budget_tokens=budget, workspace=ws)
-            assert ctx.window_start_line == 0, "the window reaches the top of the file"
-            heads.append(tuple((p.tier, p.source, p.text) for p in ctx.parts
-                               if p.tier in ("neighbors", "outline")))
-            totals.append(ctx.tokens)
-        return heads, totals
+        ctxs = type_at_top(ws, path, text, at, typed, budget)
+        return [stable_head(c) for c in ctxs], [c.tokens for c in ctxs]
 
     held, totals = replay()
     assert max(totals) <= budget

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flashls.context import ranking, suffix_hold
-from flashls.context.assemble import assemble_context
+from flashls.context import suffix_hold
 from flashls.context.budget import window_cap
-from flashls.context.document import Document
-from flashls.context.syntax import ParsedDocument
 from flashls.context.tokens import estimate_tokens
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
+from tests.typing_replay import stable_head, type_at_top
 
 BUDGET = 2048
 
@@ -36,19 +34,8 @@ def _fixture(tmp_path: Path):
 def _replay(tmp_path: Path):
     ws, path, text, at = _fixture(tmp_path)
     typed = "".join(f"    value = value + other_{i}(value, {i})\n" for i in range(16))
-    ranking.forget()
-    heads, suffixes, totals = [], [], []
-    for k in range(len(typed) + 1):
-        doc = text[:at] + typed[:k] + text[at:]
-        pdoc = ParsedDocument.open(Document(path.as_uri(), doc, "", 1), str(path))
-        ctx = assemble_context(pdoc, at + k, budget_tokens=BUDGET, workspace=ws)
-        assert ctx.window_start_line == 0, "the window reaches the top of the file"
-        heads.append(tuple((p.tier, p.source, p.text) for p in ctx.parts
-                           if p.tier in ("neighbors", "outline")))
-        suffixes.append(ctx.suffix)
-        totals.append(ctx.tokens)
-    ranking.forget()
-    return heads, suffixes, totals
+    ctxs = type_at_top(ws, path, text, at, typed, BUDGET)
+    return [stable_head(c) for c in ctxs], [c.suffix for c in ctxs], [c.tokens for c in ctxs]
 
 
 def _first_change(heads) -> int:
