@@ -139,7 +139,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
 
     window = make_window()
     terms = _window_terms(pdoc.spec, window, budget, len(lines), source)
-    window_range = (window.start_line, window.end_line)
+    window_range = (window.start_line, window.range_end)  # what the outline leaves out
 
     fillers = {}
     if analysis is not None:

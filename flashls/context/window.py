@@ -49,6 +49,10 @@ class Window:
     end_line: int  # last line of the window (inclusive)
     header_lines: tuple[int, ...]  # scope header lines shown above start_line
     tokens: int  # estimate of prefix + suffix
+    # the last line the other tiers leave out as the window's: the grid's, also when
+    # the suffix ends before it with its definition (whose end a half-typed line can
+    # hide from the parse for a keystroke: the outline must not change with it)
+    range_end: int = -1
 
 
 @lru_cache(maxsize=LINE_MEMO_SIZE)
@@ -136,9 +140,9 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
 
     # suffix first: when it reaches the end of the file its leftover goes to the prefix
     # a capped suffix is not snapped: the outline excludes the uncapped window's lines
-    end, suffix_used = _suffix_end(lines, cursor_line, tail, suffix_budget if suffix_cap is None
-                                   else max(0, min(suffix_budget, suffix_cap)),
-                                   definition_indent, snap=suffix_cap is None)
+    end, suffix_used, range_end = _suffix_end(
+        lines, cursor_line, tail, suffix_budget if suffix_cap is None
+        else max(0, min(suffix_budget, suffix_cap)), definition_indent, snap=suffix_cap is None)
     if end == n - 1:
         prefix_budget = budget - min(suffix_budget, _quantize_up(suffix_used, quantum))
     start, prefix_rows, headers = _prefix_start(spec, lines, cursor_line, head, scopes,
@@ -169,7 +173,8 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     if prefix_used + suffix_used > budget:
         prefix = _fit_tail_chars(prefix, budget - suffix_used)
         prefix_used = estimate_tokens(prefix)
-    return Window(prefix, suffix, start, end, tuple(prefix_rows), prefix_used + suffix_used)
+    return Window(prefix, suffix, start, end, tuple(prefix_rows), prefix_used + suffix_used,
+                  max(end, range_end))
 
 
 def _text_span(text: str, lines: Sequence[str], cursor_line: int, offset: int, head: str,
@@ -259,9 +264,11 @@ def definition_end(lines: Sequence[str], cursor_line: int, indent: int, last: in
 
 
 def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int,
-                definition_indent: int | None = None, snap: bool = True) -> tuple[int, int]:
-    """Last line of the suffix (inclusive) and its cost: the end of the definition
-    around the cursor when it fits, else the last line that fits snapped to the grid."""
+                definition_indent: int | None = None, snap: bool = True
+                ) -> tuple[int, int, int]:
+    """Last line of the suffix (inclusive), its cost, and the last line that fits
+    snapped to the grid: the suffix ends there too unless the definition around the
+    cursor ends before it."""
     n = len(lines)
     used = estimate_tokens(tail) if tail else 0
     last_fit = cursor_line
@@ -276,16 +283,22 @@ def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int,
         costs[row] = used
     last_fit = row
     if last_fit == n - 1:
-        return last_fit, costs[last_fit]
+        return last_fit, costs[last_fit], last_fit
+    snapped = _snapped(n, cursor_line, last_fit, (SUFFIX_GRID, 4, 1) if snap else (1,))
     if definition_indent is not None:
         closing = definition_end(lines, cursor_line, definition_indent, last_fit)
         if closing is not None:
-            return closing, costs[closing]
-    for grid in (SUFFIX_GRID, 4, 1) if snap else (1,):
-        # the grid counts from the end of the file: lines typed at the cursor move
-        # every line below it, and a grid counted from the top moved the suffix's end
-        # (and the window's size) by a cell every `grid` lines typed
+            return closing, costs[closing], snapped
+    return snapped, costs[snapped], snapped
+
+
+def _snapped(n: int, cursor_line: int, last_fit: int, grids: Sequence[int]) -> int:
+    """`last_fit` snapped down to the first of `grids` that keeps it at or below the
+    cursor line. The grid counts from the end of the file: lines typed at the cursor
+    move every line below it, and a grid counted from the top moved the suffix's end
+    (and the window's size) by a cell every `grid` lines typed."""
+    for grid in grids:
         snapped = n - 1 - -(-(n - 1 - last_fit) // grid) * grid
         if snapped >= cursor_line:
-            return snapped, costs[snapped]
-    return cursor_line, costs[cursor_line]
+            return snapped
+    return cursor_line
