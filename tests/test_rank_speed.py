@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from flashls.context import rank_memo, ranking
-from flashls.context.assemble import assemble_context
 from flashls.context.budget import Fill
 from flashls.context.document import Document
 from flashls.context.evidence import gather
@@ -20,6 +20,7 @@ from flashls.context.outline import Item
 from flashls.context.syntax import ParsedDocument
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
+from tests.typing_replay import stable_head, type_at_top
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "workspaces"
 
@@ -122,8 +123,9 @@ def test_held_share_gives_back_what_the_window_took_then_takes_the_step():
     def share(kept: int):
         def fills(given: int):
             calls.append(given)
-            cap = 811 + given
-            return {"stable": Fill(None, kept if cap >= kept else kept - 60, 5000)}
+            cap = 811 + given  # what does not fit is left out: the selection says so
+            return {"stable": Fill(SimpleNamespace(dropped=cap < kept),
+                                   kept if cap >= kept else kept - 60, 5000)}
         return fills
 
     def run(freed: int, room: int, at_top: bool = True, kept: int = 1107) -> list[int]:
@@ -166,25 +168,16 @@ def test_a_growing_top_of_file_window_keeps_the_stable_parts(tmp_path, monkeypat
     ws, path, text, body = _top_of_file_doc(tmp_path)
     budget = 2048
     at = len(body) - len("    return value\n")
-    typed = "".join(f"    value = value + other_{i}(value, {i})\n" for i in range(12))
+    typed = "".join(f"    value = value + other_{i}(value, {i})\n" for i in range(16))
 
     def replay() -> tuple[list[tuple], list[int]]:
-        ranking.forget()
-        heads, totals = [], []
-        for k in range(len(typed) + 1):
-            doc_text = text[:at] + typed[:k] + text[at:]
-            pdoc = ParsedDocument.open(Document(path.as_uri(), doc_text, "", 1), str(path))
-            ctx = assemble_context(pdoc, at + k, budget_tokens=budget, workspace=ws)
-            assert ctx.window_start_line == 0, "the window reaches the top of the file"
-            heads.append(tuple((p.tier, p.source, p.text) for p in ctx.parts
-                               if p.tier in ("neighbors", "outline")))
-            totals.append(ctx.tokens)
-        return heads, totals
+        ctxs = type_at_top(ws, path, text, at, typed, budget)
+        return [stable_head(c) for c in ctxs], [c.tokens for c in ctxs]
 
     held, totals = replay()
     assert max(totals) <= budget
     monkeypatch.setattr(rank_memo, "held_share",
-                        lambda key, share, freed, room, at_top: share(freed))
+                        lambda key, share, freed, room, at_top, narrow=None: share(freed))
     monkeypatch.setattr("flashls.context.assemble.held_share", rank_memo.held_share)
     unheld, _ = replay()
     step = next((k for k in range(len(unheld)) if unheld[k] != unheld[0]), None)

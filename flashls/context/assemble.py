@@ -19,7 +19,8 @@ from typing import Mapping
 
 from .analysis import Analysis
 from .background import analysis_ready
-from .evidence_c import corrected_parts, extra_estimate_margin, macro_excess
+from .evidence import anchor_range
+from .evidence_c import anchor_items, corrected_parts, extra_estimate_margin, macro_excess
 from .evidence_pyjs import lent_window
 from .local_parse import current_analysis, has_error, tree_near
 from .memo import TEXT_MEMO_SIZE
@@ -28,6 +29,7 @@ from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
 from .hold_room import hold_room
+from .suffix_hold import suffix_cap_for, suffix_kept
 from .rank_memo import held_share, stable_order
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
 from .secrets import clean
@@ -118,6 +120,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
 
     scopes: list[tuple[int, int]] = []
     top_starts: list[int] = []
+    definition_indent = None
     if analysis is not None:
         source_bytes = doc.source_bytes
         byte = doc.byte_at(offset)
@@ -125,23 +128,18 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         scopes = enclosing_scopes(analysis.spec, tree, source_bytes, byte,
                                   cursor_line, lines)
         top_starts = list(analysis.top_starts)
+        definition_indent = _definition_indent(analysis, cursor_line)
 
-    window = build_window(lines, cursor_line, cursor_col, window_cap(budget),
-                          spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts,
-                          text=text, offset=offset, starts=doc.starts if "\r" in text else None)
-    whole_file = window.start_line == 0 and window.end_line >= len(lines) - 1
-    reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
-    # a window reaching the top of the file holds back less (its size, in coarse
-    # steps): what recent code leaves of the difference goes to the stable tier
-    freed = reserved - window_reservation(window.tokens, budget, whole_file=whole_file,
-                                          top_fits=window.start_line == 0)
-    freed = lent_window(pdoc.spec, freed, reserved, window.tokens, budget, whole_file)
-    # the prompt labels the window with the file's path (`completion/prompt.py`); the
-    # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
-    remaining = budget - reserved - part_overhead(source, "window") \
-        - budget // ESTIMATE_MARGIN_DIVISOR \
-        - extra_estimate_margin(pdoc.spec, budget, window.prefix + window.suffix)
-    window_range = (window.start_line, window.end_line)
+    def make_window(suffix_cap: int | None = None) -> Window:
+        return build_window(lines, cursor_line, cursor_col, window_cap(budget),
+                            spec=pdoc.spec, scopes=scopes, top_level_starts=top_starts,
+                            text=text, offset=offset,
+                            starts=doc.starts if "\r" in text else None,
+                            definition_indent=definition_indent, suffix_cap=suffix_cap)
+
+    window = make_window()
+    terms = _window_terms(pdoc.spec, window, budget, len(lines), source)
+    window_range = (window.start_line, window.range_end)  # what the outline leaves out
 
     fillers = {}
     if analysis is not None:
@@ -162,11 +160,28 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
     if snippets:
         fillers["recent"] = _recent_filler(snippets)
 
-    room, stepped = hold_room(pdoc.spec, reserved, window.tokens, window.start_line == 0)
-    fills = held_share(doc.uri, lambda given: share_out(
-        remaining, fillers.get("stable"), fillers.get("recent"),
-        recent_extra=reserved - window.tokens, freed=given),
-        freed, room, stepped)
+    def share_for(w: Window, t: WindowTerms):
+        return lambda given: share_out(t.remaining, fillers.get("stable"), fillers.get("recent"),
+                                       recent_extra=t.reserved - w.tokens, freed=given)
+
+    def narrow(shortfall: int):
+        """The window with a suffix `shortfall` tokens shorter (`suffix_hold`), its
+        share and budget terms, and how to take it; None when it cannot give that."""
+        cap = suffix_cap_for(window, shortfall, window_cap(budget))
+        smaller = make_window(cap) if cap is not None else None
+        if smaller is None or smaller.prefix != window.prefix or \
+                window.tokens - smaller.tokens < shortfall or \
+                not suffix_kept(smaller, window_cap(budget)):
+            return None
+        t = _window_terms(pdoc.spec, smaller, budget, len(lines), source)
+
+        def take() -> None:
+            nonlocal window
+            window = smaller
+        return share_for(smaller, t), t.freed, t.room, take
+
+    fills = held_share(doc.uri, share_for(window, terms), terms.freed, terms.room,
+                       terms.stepped, narrow)
     parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
     parts = corrected_parts(pdoc.spec, parts)  # C/C++: what the estimate misses
@@ -187,6 +202,47 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         total += sum(p.tokens for p in parts) - before
     return AssembledContext(tuple(parts), window.prefix, window.suffix, window.start_line,
                             total, budget)
+
+
+@dataclass(frozen=True)
+class WindowTerms:
+    """What a window leaves the other tiers: its reservation, what it gives back to the
+    stable tier (`freed`), the tiers' budget (`remaining`), what it really leaves of
+    its reservation (`room`) and whether what it gives back moves in steps (`hold_room`)."""
+
+    reserved: int
+    freed: int
+    remaining: int
+    room: int
+    stepped: bool
+
+
+def _window_terms(spec, window: Window, budget: int, n_lines: int, source: str) -> WindowTerms:
+    whole_file = window.start_line == 0 and window.end_line >= n_lines - 1
+    reserved = window_reservation(window.tokens, budget, whole_file=whole_file)
+    # a window reaching the top of the file holds back less (its size, in coarse
+    # steps): what recent code leaves of the difference goes to the stable tier
+    freed = reserved - window_reservation(window.tokens, budget, whole_file=whole_file,
+                                          top_fits=window.start_line == 0)
+    freed = lent_window(spec, freed, reserved, window.tokens, budget, whole_file)
+    # the prompt labels the window with the file's path (`completion/prompt.py`); the
+    # estimate is within a few percent of DeepSeek's tokenizer: keep that much spare
+    remaining = budget - reserved - part_overhead(source, "window") \
+        - budget // ESTIMATE_MARGIN_DIVISOR \
+        - extra_estimate_margin(spec, budget, window.prefix + window.suffix)
+    room, stepped = hold_room(spec, reserved, window.tokens, window.start_line == 0)
+    return WindowTerms(reserved, freed, remaining, room, stepped)
+
+
+def _definition_indent(analysis: Analysis, cursor_line: int) -> int | None:
+    """The indentation of the first line of the innermost definition around the cursor
+    (`evidence.anchor_range`), whose end may end the window's suffix; None outside
+    every definition."""
+    lo, hi = anchor_range(anchor_items(analysis), cursor_line, analysis.lines)
+    if (lo, hi) == (cursor_line, cursor_line) or lo >= len(analysis.lines):
+        return None
+    head = analysis.lines[lo]
+    return len(head) - len(head.lstrip())
 
 
 def _stable_filler(uri: str, analysis: Analysis, path: str, cursor_line: int,

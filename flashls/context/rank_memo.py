@@ -38,6 +38,7 @@ whenever they all fit (the equivalence test replays random edits both ways).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -89,6 +90,7 @@ class _Doc:
     carried: bool = False  # the last selection started from a remembered anchor's
     freed: int | None = None  # what the window at the top of the file last gave back
     stable_used: int | None = None  # the stable tier's tokens in the last prompt
+    peak: int | None = None  # what the window gave back when the hold began
 
 
 _DOCS: LRUCache = LRUCache(maxsize=64)
@@ -405,6 +407,8 @@ def select_stable(doc_key: str, analysis, path: str, cursor_line: int,
         order = _keep_order(cands, held, kept, fresh_evidence, ranking.STRONG,
                             _named(typed, items, files))
         sel, keys = ranking.choose(order, items, files, outline_source, budget)
+        if not _held_keys(held, items, files) <= keys:  # the budget left kept ones out
+            sel = dataclasses.replace(sel, dropped=True)
         keys |= _vanished(kept, items)
     else:
         cands, _ = ranking.rank(analysis, path, cursor_line, window, files, resolver,
@@ -531,7 +535,7 @@ def _has_outline(layout: Layout) -> bool:
     return any(k[0] == "outline" for k in layout.order)
 
 
-def held_share(doc_key: str, share, freed: int, room: int, at_top: bool):
+def held_share(doc_key: str, share, freed: int, room: int, at_top: bool, narrow=None):
     """`share(freed)` (`budget.share_out` over the stable tier and recent code), with
     what a window reaching the top of the file gives back to the stable tier held
     while the window grows. Its reservation grows in steps of budget/8: a step takes
@@ -540,8 +544,11 @@ def held_share(doc_key: str, share, freed: int, room: int, at_top: bool):
     stable tier gives back only what the window really took (`room`: the reservation
     it leaves unused) while the last selection still fits in that; when it does not,
     the step is taken as before (dropping entries one at a time instead would change
-    the prompt again at every next line). A document's first request, a window off
-    the top, one that shrinks: `share(freed)` unchanged."""
+    the prompt again at every next line). Before it is, `narrow(shortfall)` may offer
+    the window with a suffix shorter by what the hold lacks (`suffix_hold`): (its
+    share, freed, room, how to take it), taken when the selection fits beside it.
+    A document's first request, a window off the top, one that shrinks:
+    `share(freed)` unchanged."""
     with _LOCK:
         doc = _DOCS.get(doc_key)
         if doc is None and at_top:
@@ -551,16 +558,55 @@ def held_share(doc_key: str, share, freed: int, room: int, at_top: bool):
     held = freed
     if at_top and doc.freed is not None:
         held = max(freed, min(doc.freed, room))
+    before = _memory(doc)
     fills = share(held)
+    if held != freed and doc.stable_used is not None and _dropped(fills):
+        # the held value shrinks with the room while the selection still fits (an
+        # outline the parse lost for a keystroke needs less): the suffix gives back
+        # what the hold began with
+        target = max(doc.freed, doc.peak or 0)
+        retry = narrow(target - room) if narrow is not None else None
+        if retry is not None:
+            share2, freed2, room2, take = retry
+            held2 = max(freed2, min(target, room2))
+            _restore(doc, before)  # the selection that left entries out is not kept
+            fills2 = share2(held2)
+            if not _dropped(fills2):
+                take()
+                held, fills = held2, fills2
+                retry = True
+        if retry is not True:
+            held = freed  # the hold no longer keeps the selection: take the step
+            _restore(doc, before)
+            fills = share(freed)
     used = _stable_tokens(fills)
-    if held != freed and doc.stable_used is not None and used < doc.stable_used:
-        held = freed  # the hold no longer keeps the selection: take the step
-        fills = share(freed)
-        used = _stable_tokens(fills)
     with _LOCK:
         doc.freed = held if at_top else None
+        doc.peak = (held if held == freed else doc.peak) if at_top else None
         doc.stable_used = used
     return fills
+
+
+def _memory(doc: _Doc) -> tuple:
+    """What a stable selection changes in a document's memory (`select_stable`)."""
+    with _LOCK:
+        return OrderedDict(doc.anchors), doc.carried, doc.demand
+
+
+def _restore(doc: _Doc, memory: tuple) -> None:
+    with _LOCK:
+        anchors, doc.carried, doc.demand = memory
+        doc.anchors.clear()
+        doc.anchors.update(anchors)
+
+
+def _dropped(fills: dict) -> bool:
+    """Whether the stable tier's selection left out entries the anchor kept (the held
+    budget no longer holds them). Not its size against the last one's: while the parse
+    has an error the outline's items come and go (their last text is sent in the
+    meantime, `part_layout`), and the size with them."""
+    sel = fills["stable"].result if "stable" in fills else None
+    return bool(getattr(sel, "dropped", False))
 
 
 def _stable_tokens(fills: dict) -> int:

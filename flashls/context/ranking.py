@@ -476,6 +476,7 @@ class Selection:
     outline_used: int  # tokens of the outline part, its label included
     used: int  # tokens of everything selected, labels included
     demand: int
+    dropped: bool = False  # kept entries of the anchor's memory left out (`rank_memo`)
 
 
 def _key(files: Sequence[NeighborFile], outline_items: Sequence[Item], c: Candidate):

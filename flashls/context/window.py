@@ -8,8 +8,14 @@
   first line and the first top-level definition starting in it. While the
   user types, the window start (and so the bytes DeepSeek's prefix cache has seen)
   stays put until the prefix no longer fits, then jumps a whole cell.
-* The end of the suffix snaps to the same grid, so the window's line range (which the
-  outline excludes) does not change with every keystroke either.
+* The suffix ends with the definition around the cursor (its closing line, or its last
+  line before the next statement at its level: `definition_end`, read off the text's
+  indentation, so a half-typed line does not move it) when that end fits: what
+  follows the definition is the next one, which the outline can show, and every
+  suffix token misses the prefix cache on every request. Otherwise (a long
+  definition, none around the cursor) the end snaps to a grid counted from the end
+  of the file, so the window's line range (which the outline excludes) does not
+  change with every keystroke either, nor with the lines typed above it.
 * The headers of the scopes enclosing the cursor (class, function, and block
   signatures) are kept above the window even when their bodies are cut, each followed
   by an elision comment when lines are skipped after it.
@@ -32,6 +38,7 @@ GRID = 32  # lines per anchor cell
 SUFFIX_GRID = 8
 PREFIX_SHARE = 0.85  # the suffix follows the prompt in FIM: it bounds prefix-cache hits
 QUANTUM_DIVISOR = 8  # leftovers handed across sides in steps of budget / 8
+CLOSERS = "})]"  # a line starting with one of these closes the definition above it
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,10 @@ class Window:
     end_line: int  # last line of the window (inclusive)
     header_lines: tuple[int, ...]  # scope header lines shown above start_line
     tokens: int  # estimate of prefix + suffix
+    # the last line the other tiers leave out as the window's: the grid's, also when
+    # the suffix ends before it with its definition (whose end a half-typed line can
+    # hide from the parse for a keystroke: the outline must not change with it)
+    range_end: int = -1
 
 
 @lru_cache(maxsize=LINE_MEMO_SIZE)
@@ -104,7 +115,9 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
                  scopes: Sequence[tuple[int, int]] = (),
                  top_level_starts: Sequence[int] = (),
                  text: str | None = None, offset: int | None = None,
-                 starts: Sequence[int] | None = None) -> Window:
+                 starts: Sequence[int] | None = None,
+                 definition_indent: int | None = None,
+                 suffix_cap: int | None = None) -> Window:
     """The cursor window within `budget` tokens.
 
     `lines` are the document's lines, `cursor_col` a str index into the cursor's line,
@@ -112,6 +125,9 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     document's `text` and the cursor's str `offset` (and, when the text has `\r`, its
     line `starts`), the prefix and suffix are cut from the text itself: byte-identical
     to the document (line endings, blank lines) apart from redacted secrets.
+    `definition_indent`: the indentation (characters) of the first line of the
+    definition around the cursor, whose end may end the suffix (`definition_end`).
+    `suffix_cap`: at most this many tokens for the suffix (`suffix_hold`).
     """
     budget = max(0, budget)
     n = len(lines)
@@ -123,7 +139,10 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     suffix_budget = budget - prefix_budget
 
     # suffix first: when it reaches the end of the file its leftover goes to the prefix
-    end, suffix_used = _suffix_end(lines, cursor_line, tail, suffix_budget)
+    # a capped suffix is not snapped: the outline excludes the uncapped window's lines
+    end, suffix_used, range_end = _suffix_end(
+        lines, cursor_line, tail, suffix_budget if suffix_cap is None
+        else max(0, min(suffix_budget, suffix_cap)), definition_indent, snap=suffix_cap is None)
     if end == n - 1:
         prefix_budget = budget - min(suffix_budget, _quantize_up(suffix_used, quantum))
     start, prefix_rows, headers = _prefix_start(spec, lines, cursor_line, head, scopes,
@@ -154,7 +173,8 @@ def build_window(lines: Sequence[str], cursor_line: int, cursor_col: int, budget
     if prefix_used + suffix_used > budget:
         prefix = _fit_tail_chars(prefix, budget - suffix_used)
         prefix_used = estimate_tokens(prefix)
-    return Window(prefix, suffix, start, end, tuple(prefix_rows), prefix_used + suffix_used)
+    return Window(prefix, suffix, start, end, tuple(prefix_rows), prefix_used + suffix_used,
+                  max(end, range_end))
 
 
 def _text_span(text: str, lines: Sequence[str], cursor_line: int, offset: int, head: str,
@@ -222,9 +242,33 @@ def _prefix_start(spec: LanguageSpec | None, lines: Sequence[str], cursor_line: 
     return cursor_line, [], []
 
 
-def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int
-                ) -> tuple[int, int]:
-    """Last line of the suffix (inclusive), snapped to the grid, and its cost."""
+def definition_end(lines: Sequence[str], cursor_line: int, indent: int, last: int
+                   ) -> int | None:
+    """The last line of the definition whose first line is indented `indent` and which
+    holds the cursor, looked for up to row `last`: the first non-blank line after the
+    cursor's indented no deeper closes it (that line, when it starts with a closing
+    bracket: `}`; else the non-blank line before it: Python's next `def`). None when
+    it ends after `last`. Read off the text, not the tree: the parse of a half-typed
+    line may end a function early or run it to the end of the file."""
+    for row in range(cursor_line + 1, min(last, len(lines) - 1) + 1):
+        line = lines[row]
+        stripped = line.lstrip()
+        if not stripped or len(line) - len(stripped) > indent:
+            continue
+        if stripped[0] in CLOSERS:
+            return row
+        while row - 1 > cursor_line and not lines[row - 1].strip():
+            row -= 1
+        return row - 1
+    return None
+
+
+def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int,
+                definition_indent: int | None = None, snap: bool = True
+                ) -> tuple[int, int, int]:
+    """Last line of the suffix (inclusive), its cost, and the last line that fits
+    snapped to the grid: the suffix ends there too unless the definition around the
+    cursor ends before it."""
     n = len(lines)
     used = estimate_tokens(tail) if tail else 0
     last_fit = cursor_line
@@ -239,9 +283,22 @@ def _suffix_end(lines: Sequence[str], cursor_line: int, tail: str, budget: int
         costs[row] = used
     last_fit = row
     if last_fit == n - 1:
-        return last_fit, costs[last_fit]
-    for grid in (SUFFIX_GRID, 4, 1):
-        snapped = ((last_fit + 1) // grid) * grid - 1  # end just before a grid line
+        return last_fit, costs[last_fit], last_fit
+    snapped = _snapped(n, cursor_line, last_fit, (SUFFIX_GRID, 4, 1) if snap else (1,))
+    if definition_indent is not None:
+        closing = definition_end(lines, cursor_line, definition_indent, last_fit)
+        if closing is not None:
+            return closing, costs[closing], snapped
+    return snapped, costs[snapped], snapped
+
+
+def _snapped(n: int, cursor_line: int, last_fit: int, grids: Sequence[int]) -> int:
+    """`last_fit` snapped down to the first of `grids` that keeps it at or below the
+    cursor line. The grid counts from the end of the file: lines typed at the cursor
+    move every line below it, and a grid counted from the top moved the suffix's end
+    (and the window's size) by a cell every `grid` lines typed."""
+    for grid in grids:
+        snapped = n - 1 - -(-(n - 1 - last_fit) // grid) * grid
         if snapped >= cursor_line:
-            return snapped, costs[snapped]
-    return cursor_line, costs[cursor_line]
+            return snapped
+    return cursor_line
