@@ -14,7 +14,6 @@ import datetime as dt
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -78,7 +77,7 @@ def _fmt(value: Any) -> str:
 
 
 def report(results: dict, charts: list[str]) -> str:
-    out = [f"# flashls benchmark report", "",
+    out = ["# flashls benchmark report", "",
            f"- machine: {results['machine']}", f"- date: {results['date']}",
            f"- command: `python -m benchmarks{' --quick' if results.get('quick') else ''}`",
            f"- run time: {sum(results.get('seconds', {}).values()) / 60:.1f} min ("

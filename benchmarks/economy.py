@@ -23,7 +23,6 @@ import dataclasses
 import hashlib
 import json
 import random
-import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path

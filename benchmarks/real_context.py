@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from benchmarks.real_context_sources import LANGUAGES, PROJECTS, Project, available
+from benchmarks.real_context_sources import LANGUAGES, Project, available
 from flashls.context.analysis import analyze
 from flashls.context import ranking
 from flashls.context.assemble import assemble_context

@@ -12,7 +12,7 @@ import collections
 import itertools
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping, Protocol
 
 from ..context.document import Document

@@ -32,7 +32,6 @@ from .hold_room import hold_room
 from .suffix_hold import suffix_cap_for, suffix_kept
 from .rank_memo import held_share, stable_order
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
-from .secrets import clean
 from .symbols import enclosing_scopes, split_lines
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens

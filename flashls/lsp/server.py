@@ -21,10 +21,10 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..completion.service import CompletionEngine, Suggestion
+from ..completion.service import Suggestion
 from ..context.document import Document, PositionError
 from ..context.syntax import ParsedDocument
-from ..settings import SECTION, Settings, apply_settings
+from ..settings import SECTION
 from .foreground import handling, handling_token
 from .session import Session
 from .warmup import warm_up, warm_workspace

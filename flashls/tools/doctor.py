@@ -21,7 +21,7 @@ from ..model.catalog import API_KEY_ENV, DEFAULT_BASE_URLS, KEY_REQUIRED, PROVID
 from ..model.deepseek import DeepSeekClient
 from ..model.network import NetworkSettingError, choose, client_kwargs, tls_failure
 from ..model.providers import ModelClient, ProviderConfig
-from ..model.types import (AuthError, BadRequestError, BalanceError, ChatMessage, ChatRequest,
+from ..model.types import (AuthError, BalanceError, ChatMessage, ChatRequest,
                            ConnectError, FimRequest, ModelError, UpstreamTimeout)
 from ..settings import Settings
 
