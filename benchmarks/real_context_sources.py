@@ -18,7 +18,10 @@ Every project is pinned and comes from a package registry through its ordinary c
 The projects were chosen before any tuning (widely used, several modules importing
 each other, sources in the package) and split into a fixed **dev** half (tuning) and
 **test** half (reported only). The cache lives in `$FLASHLS_BENCH_CACHE` or
-`~/.cache/flashls-bench/`; once filled, no network is needed.
+`~/.cache/flashls-bench/`; once filled, no network is needed. Debian replaces point
+releases on its mirror: a package whose pinned version is gone is fetched at the
+mirror's version instead, with a note on stderr (openjdk-17-source 17.0.21.1 → 17.0.19
+in December 2026), so a fresh cache may give slightly different figures.
 """
 
 from __future__ import annotations
