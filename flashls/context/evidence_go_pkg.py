@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .analysis import _ident_counts
+from .co_use import tally
 from .memo import ForLastNeighbors, PerAnalysis
 from .unused_lift import lift_unused
 
@@ -92,26 +93,15 @@ def bonuses(current: frozenset[str], sib: Siblings, same_package: Sequence[bool]
     siblings using it, for names `current` (the current file's package names) lacks.
     `own`: the names the current file defines (its siblings' uses of them count in
     the similarity too)."""
-    acc: dict[str, float] = {}
-    count: dict[str, int] = {}
-    total = 0.0
-    for k, seen in enumerate(sib.seen):
-        if not same_package[k]:
-            continue
-        seen = seen | (sib.idents[k] & own) if own else seen
-        union = len(current | seen)
-        sim = len(current & seen) / union if union else 0.0
-        if sim < MIN_SIMILARITY:
-            continue
-        total += sim
-        for name in sib.uses[k] - current:
-            acc[name] = acc.get(name, 0.0) + sim
-            count[name] = count.get(name, 0) + 1
-    if total <= 0.0:
+    found = tally(current, ((seen | (sib.idents[k] & own) if own else seen,
+                            sib.uses[k] - current)
+                           for k, seen in enumerate(sib.seen) if same_package[k]),
+                  MIN_SIMILARITY)
+    if found.total <= 0.0:
         return {}
-    defs = sib.definitions
-    return {n: 100 * CO_USED * s / total / defs.get(n, 1) ** 2 for n, s in acc.items()
-            if count[n] >= MIN_FILES and len(n) > 1}
+    defs, total = sib.definitions, found.total
+    return {n: 100 * CO_USED * s / total / defs.get(n, 1) ** 2 for n, s in found.votes.items()
+            if found.files[n] >= MIN_FILES and len(n) > 1}
 
 
 _LAST: list = [None]  # [(key, bonuses)]: per keystroke the same file and neighbors

@@ -28,6 +28,7 @@ from typing import Sequence
 
 from cachetools import LRUCache
 
+from .co_use import tally
 from .evidence_java import type_name, used_type_counts
 
 MAX_GUESSES = 3  # files read for the guess (each costs an analysis on first use)
@@ -76,26 +77,21 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     vocabulary = frozenset(by_type) | {own}
     current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
     skip = {workspace.real(f) for f in named}
-    acc: dict[str, float] = {}
-    count: dict[str, int] = {}
-    total = 0.0
-    for f in package:
+    def sibling(f: str) -> tuple[frozenset[str], frozenset[str]] | None:
         words = _words(f, workspace)
         if words is None:
-            continue
+            return None
         mine = type_name(f)
         seen = (words & vocabulary) - {mine}
-        sim = len(current & (seen | {mine})) / len(current | seen | {mine})
-        if sim < MIN_SIMILARITY:
-            continue
-        total += sim
-        for t in seen - current:
-            acc[t] = acc.get(t, 0.0) + sim
-            count[t] = count.get(t, 0) + 1
+        return seen | {mine}, seen - current
+
+    found = tally(current, (s for s in map(sibling, package) if s is not None),
+                  MIN_SIMILARITY)
+    total = found.total
     if total <= 0.0:
         return []
-    ranked = sorted(((s / total, t) for t, s in acc.items()
-                     if count[t] >= MIN_FILES and s / total >= MIN_SHARE),
+    ranked = sorted(((s / total, t) for t, s in found.votes.items()
+                     if found.files[t] >= MIN_FILES and s / total >= MIN_SHARE),
                     key=lambda st: (-st[0], st[1]))
     out = []
     for share, t in ranked:
