@@ -5,9 +5,11 @@ most of them ill-posed, which left too little to tell a general rule from a luck
 one. This draws up to `--per-project` tasks per dev project by the same task rules
 (another seed), runs flashls' `assemble_context` on each as that benchmark does
 (a fresh document and ranking per task, 2,048 tokens) and prints recall by project
-and kind, then every miss with its line. The test half is never read.
+and kind, then every miss with its line. The test half is never read. `--tuning` adds the projects of
+`benchmarks.real_context_tuning` (more libraries per language, never reported),
+`--only-tuning` runs those alone.
 
-Run: `python -m benchmarks.real_context_pool [--lang python] [--per-project 150]`.
+Run: `python -m benchmarks.real_context_pool [--lang python] [--per-project 150] [--tuning]`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import sys
 import zlib
 
 from benchmarks import real_context as rc
-from benchmarks.real_context_sources import LANGUAGES, available
+from benchmarks.real_context_sources import LANGUAGES, PROJECTS, available
+from benchmarks.real_context_tuning import TUNING_PROJECTS
 from flashls.context import ranking
 from flashls.context.assemble import assemble_context
 from flashls.context.document import Document
@@ -44,11 +47,12 @@ def pool_tasks(project, root, per_project: int) -> list:
     return sorted(tasks, key=lambda t: (str(t.path), t.line, t.name))
 
 
-def run(language: str, per_project: int, budget: int = 2048) -> tuple[dict, list[str]]:
+def run(language: str, per_project: int, budget: int = 2048,
+        splits: tuple[str, ...] = ("dev",)) -> tuple[dict, list[str]]:
     totals: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0, 0])
     misses: list[str] = []
-    for project, root, _ in available(language):
-        if project.split != "dev" or root is None:
+    for project, root, _ in available(language, PROJECTS + TUNING_PROJECTS):
+        if project.split not in splits or root is None:
             continue
         ws = Workspace([str(root)], DEFAULT_EXCLUDE)
         for t in pool_tasks(project, root, per_project):
@@ -71,11 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lang", default="python", choices=LANGUAGES)
     parser.add_argument("--per-project", type=int, default=150)
+    parser.add_argument("--tuning", action="store_true",
+                        help="add the tuning projects of benchmarks.real_context_tuning")
+    parser.add_argument("--only-tuning", action="store_true",
+                        help="the tuning projects alone")
     args = parser.parse_args(argv)
-    totals, misses = run(args.lang, args.per_project)
+    splits = ("tune",) if args.only_tuning else ("dev", "tune") if args.tuning else ("dev",)
+    totals, misses = run(args.lang, args.per_project, splits=splits)
     n = sum(v[0] for v in totals.values())
     h = sum(v[1] for v in totals.values())
-    print(f"dev pool {args.lang}: {h}/{n} = {h / max(1, n):.1%}")
+    print(f"{'+'.join(splits)} pool {args.lang}: {h}/{n} = {h / max(1, n):.1%}")
     for (key, kind), (tasks, hits) in sorted(totals.items()):
         print(f"  {key:<40} {kind:<9} {hits}/{tasks}")
     for m in misses:

@@ -43,7 +43,7 @@ class Project:
     language: str  # python | js | go | rust | java | cpp
     name: str  # registry name (Debian package for go / rust / cpp, the package for java)
     version: str
-    split: str  # dev | test
+    split: str  # dev | test | tune (benchmarks.real_context_tuning)
     subdir: str = ""  # the source root inside the unpacked package
 
     @property
@@ -258,10 +258,11 @@ def _first_dir(path: Path) -> Path:
     return path
 
 
-def available(language: str | None = None) -> list[tuple[Project, Path | None, str]]:
+def available(language: str | None = None, projects: tuple[Project, ...] = PROJECTS
+              ) -> list[tuple[Project, Path | None, str]]:
     """(project, source root or None, error) for every project (of `language`)."""
     out = []
-    for p in PROJECTS:
+    for p in projects:
         if language and p.language != language:
             continue
         try:
