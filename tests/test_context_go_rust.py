@@ -451,3 +451,23 @@ def test_go_methods_of_a_struct_fields_type_the_anchor_calls_are_at_hand(tmp_pat
     # `d.strict` is a field of type strict: its unused methods are as near as a variable's
     assert score(table, "strict.go", "func (s *strict) Close(") > \
         score(table, "strict.go", "func (l *loose) Flush(")
+
+
+QUIRKS = ("use crate::Url;\n\npub fn href(url: &Url) -> &str {\n    \"\"\n}\n\n"
+          "pub fn username(url: &Url) -> &str {\n    \"\"\n}\n\n"
+          "pub fn hostname(url: &Url) -> &str {\n    \"\"\n}\n")
+
+
+def test_rust_plain_name_of_a_module_used_by_path_scores_like_its_unused_names(tmp_path):
+    # `let username = ..` is a local: it must not push `quirks::username` below the
+    # module's names that are not used at all (url's `"username" => quirks::username`)
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/quirks.rs": QUIRKS,
+        "src/lib.rs": "mod quirks;\npub struct Url;\n",
+        "src/get.rs": "use crate::{quirks, Url};\n\npub fn get(url: &Url, username: &str) -> &str {\n"
+                      "    let a = quirks::href(url);\n    a\n}\n",
+    })
+    table = scores(tmp_path, "src/get.rs", "    a\n}")
+    assert score(table, "src/quirks.rs", "pub fn username") >= \
+        score(table, "src/quirks.rs", "pub fn hostname") > 20
+
