@@ -471,3 +471,25 @@ def test_rust_plain_name_of_a_module_used_by_path_scores_like_its_unused_names(t
     assert score(table, "src/quirks.rs", "pub fn username") >= \
         score(table, "src/quirks.rs", "pub fn hostname") > 20
 
+
+
+EXEC = ("pub struct ExecBuilder;\n\nimpl ExecBuilder {\n"
+        "    pub fn new(re: &str) -> Self {\n        ExecBuilder\n    }\n\n"
+        "    pub fn nfa(self) -> Self {\n        self\n    }\n\n"
+        "    pub fn bytes(self, yes: bool) -> Self {\n        self\n    }\n\n"
+        "    pub fn build(self) -> Result<Exec, ()> {\n        Ok(Exec)\n    }\n}\n\n"
+        "pub struct Exec;\n")
+
+
+def test_rust_method_chain_lines_are_member_calls(tmp_path):
+    # rustfmt puts each call of a builder chain on a line of its own (regex's
+    # tests/consistent.rs): `.nfa()` calls ExecBuilder's `nfa` as `b.nfa()` would
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/exec.rs": EXEC,
+        "src/lib.rs": "mod exec;\nmod check;\n",
+        "src/check.rs": "use crate::exec::ExecBuilder;\n\npub fn check(re: &str) {\n"
+                        "    let a = ExecBuilder::new(re)\n        .nfa()\n        .build();\n"
+                        "    let b = 1;\n}\n",
+    })
+    table = scores(tmp_path, "src/check.rs", "    let b = 1;")
+    assert score(table, "src/exec.rs", "pub fn nfa") > 5 * score(table, "src/exec.rs", "pub fn bytes")
