@@ -493,3 +493,33 @@ def test_rust_method_chain_lines_are_member_calls(tmp_path):
     })
     table = scores(tmp_path, "src/check.rs", "    let b = 1;")
     assert score(table, "src/exec.rs", "pub fn nfa") > 5 * score(table, "src/exec.rs", "pub fn bytes")
+
+
+SMALLVEC = ("pub struct SmallVec;\n\nimpl SmallVec {\n"
+            "    pub fn new() -> Self {\n        SmallVec\n    }\n\n"
+            "    pub fn push(&mut self, x: u8) {\n    }\n\n"
+            "    pub fn pop(&mut self) -> Option<u8> {\n        None\n    }\n\n"
+            "    pub fn insert_many(&mut self, at: usize, xs: &[u8]) {\n    }\n}\n")
+
+
+def test_rust_function_the_enclosing_tests_name_spells_ranks_high(tmp_path):
+    # smallvec's `fn test_insert_many_overflow` calls `v.insert_many(..)` on the line
+    # to complete: the name says so before any call does
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/vec.rs": SMALLVEC,
+        "src/lib.rs": "mod vec;\nmod tests;\n",
+        "src/tests.rs": "use crate::vec::SmallVec;\n\nfn test_insert_many_overflow() {\n"
+                        "    let mut v = SmallVec::new();\n    v.push(1);\n    let b = 1;\n}\n",
+    })
+    table = scores(tmp_path, "src/tests.rs", "    let b = 1;")
+    assert score(table, "src/vec.rs", "pub fn insert_many") > score(table, "src/vec.rs", "pub fn pop")
+    assert score(table, "src/vec.rs", "pub fn insert_many") >= 90
+
+
+def test_rust_a_functions_own_name_is_no_echo():
+    from flashls.context.evidence_rust import echoed_names
+    from types import SimpleNamespace as NS
+    analysis = NS(items=[NS(start=3, name="grow_to_shrink", kind="function")])
+    assert echoed_names(analysis, (3, 9)) == {"grow", "shrink", "grow_to", "to_shrink"}
+    analysis = NS(items=[NS(start=3, name="size_hint", kind="function")])
+    assert echoed_names(analysis, (3, 9)) == {"size", "hint"}  # never `size_hint` itself
