@@ -472,6 +472,12 @@ def test_rust_plain_name_of_a_module_used_by_path_scores_like_its_unused_names(t
         score(table, "src/quirks.rs", "pub fn hostname") > 20
 
 
+def _crate_scores(root: Path, files: dict[str, str], rel: str, body: str) -> dict:
+    """`scores` in a crate of `files` and `rel`, whose text is `body` then the line
+    the cursor is on (`    let b = 1;`) and the closing brace."""
+    write(root, {"Cargo.toml": CARGO, **files, rel: body + "    let b = 1;\n}\n"})
+    return scores(root, rel, "    let b = 1;")
+
 
 EXEC = ("pub struct ExecBuilder;\n\nimpl ExecBuilder {\n"
         "    pub fn new(re: &str) -> Self {\n        ExecBuilder\n    }\n\n"
@@ -484,14 +490,9 @@ EXEC = ("pub struct ExecBuilder;\n\nimpl ExecBuilder {\n"
 def test_rust_method_chain_lines_are_member_calls(tmp_path):
     # rustfmt puts each call of a builder chain on a line of its own (regex's
     # tests/consistent.rs): `.nfa()` calls ExecBuilder's `nfa` as `b.nfa()` would
-    write(tmp_path, {
-        "Cargo.toml": CARGO, "src/exec.rs": EXEC,
-        "src/lib.rs": "mod exec;\nmod check;\n",
-        "src/check.rs": "use crate::exec::ExecBuilder;\n\npub fn check(re: &str) {\n"
-                        "    let a = ExecBuilder::new(re)\n        .nfa()\n        .build();\n"
-                        "    let b = 1;\n}\n",
-    })
-    table = scores(tmp_path, "src/check.rs", "    let b = 1;")
+    table = _crate_scores(tmp_path, {"src/exec.rs": EXEC, "src/lib.rs": "mod exec;\nmod check;\n"},
+                          "src/check.rs", "use crate::exec::ExecBuilder;\n\npub fn check(re: &str) {\n"
+                          "    let a = ExecBuilder::new(re)\n        .nfa()\n        .build();\n")
     assert score(table, "src/exec.rs", "pub fn nfa") > 5 * score(table, "src/exec.rs", "pub fn bytes")
 
 
@@ -505,13 +506,9 @@ SMALLVEC = ("pub struct SmallVec;\n\nimpl SmallVec {\n"
 def test_rust_function_the_enclosing_tests_name_spells_ranks_high(tmp_path):
     # smallvec's `fn test_insert_many_overflow` calls `v.insert_many(..)` on the line
     # to complete: the name says so before any call does
-    write(tmp_path, {
-        "Cargo.toml": CARGO, "src/vec.rs": SMALLVEC,
-        "src/lib.rs": "mod vec;\nmod tests;\n",
-        "src/tests.rs": "use crate::vec::SmallVec;\n\nfn test_insert_many_overflow() {\n"
-                        "    let mut v = SmallVec::new();\n    v.push(1);\n    let b = 1;\n}\n",
-    })
-    table = scores(tmp_path, "src/tests.rs", "    let b = 1;")
+    table = _crate_scores(tmp_path, {"src/vec.rs": SMALLVEC, "src/lib.rs": "mod vec;\nmod tests;\n"},
+                          "src/tests.rs", "use crate::vec::SmallVec;\n\nfn test_insert_many_overflow() {\n"
+                          "    let mut v = SmallVec::new();\n    v.push(1);\n")
     assert score(table, "src/vec.rs", "pub fn insert_many") > score(table, "src/vec.rs", "pub fn pop")
     assert score(table, "src/vec.rs", "pub fn insert_many") >= 90
 
