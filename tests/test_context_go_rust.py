@@ -451,3 +451,72 @@ def test_go_methods_of_a_struct_fields_type_the_anchor_calls_are_at_hand(tmp_pat
     # `d.strict` is a field of type strict: its unused methods are as near as a variable's
     assert score(table, "strict.go", "func (s *strict) Close(") > \
         score(table, "strict.go", "func (l *loose) Flush(")
+
+
+QUIRKS = ("use crate::Url;\n\npub fn href(url: &Url) -> &str {\n    \"\"\n}\n\n"
+          "pub fn username(url: &Url) -> &str {\n    \"\"\n}\n\n"
+          "pub fn hostname(url: &Url) -> &str {\n    \"\"\n}\n")
+
+
+def test_rust_plain_name_of_a_module_used_by_path_scores_like_its_unused_names(tmp_path):
+    # `let username = ..` is a local: it must not push `quirks::username` below the
+    # module's names that are not used at all (url's `"username" => quirks::username`)
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/quirks.rs": QUIRKS,
+        "src/lib.rs": "mod quirks;\npub struct Url;\n",
+        "src/get.rs": "use crate::{quirks, Url};\n\npub fn get(url: &Url, username: &str) -> &str {\n"
+                      "    let a = quirks::href(url);\n    a\n}\n",
+    })
+    table = scores(tmp_path, "src/get.rs", "    a\n}")
+    assert score(table, "src/quirks.rs", "pub fn username") >= \
+        score(table, "src/quirks.rs", "pub fn hostname") > 20
+
+
+def _crate_scores(root: Path, files: dict[str, str], rel: str, body: str) -> dict:
+    """`scores` in a crate of `files` and `rel`, whose text is `body` then the line
+    the cursor is on (`    let b = 1;`) and the closing brace."""
+    write(root, {"Cargo.toml": CARGO, **files, rel: body + "    let b = 1;\n}\n"})
+    return scores(root, rel, "    let b = 1;")
+
+
+EXEC = ("pub struct ExecBuilder;\n\nimpl ExecBuilder {\n"
+        "    pub fn new(re: &str) -> Self {\n        ExecBuilder\n    }\n\n"
+        "    pub fn nfa(self) -> Self {\n        self\n    }\n\n"
+        "    pub fn bytes(self, yes: bool) -> Self {\n        self\n    }\n\n"
+        "    pub fn build(self) -> Result<Exec, ()> {\n        Ok(Exec)\n    }\n}\n\n"
+        "pub struct Exec;\n")
+
+
+def test_rust_method_chain_lines_are_member_calls(tmp_path):
+    # rustfmt puts each call of a builder chain on a line of its own (regex's
+    # tests/consistent.rs): `.nfa()` calls ExecBuilder's `nfa` as `b.nfa()` would
+    table = _crate_scores(tmp_path, {"src/exec.rs": EXEC, "src/lib.rs": "mod exec;\nmod check;\n"},
+                          "src/check.rs", "use crate::exec::ExecBuilder;\n\npub fn check(re: &str) {\n"
+                          "    let a = ExecBuilder::new(re)\n        .nfa()\n        .build();\n")
+    assert score(table, "src/exec.rs", "pub fn nfa") > 5 * score(table, "src/exec.rs", "pub fn bytes")
+
+
+SMALLVEC = ("pub struct SmallVec;\n\nimpl SmallVec {\n"
+            "    pub fn new() -> Self {\n        SmallVec\n    }\n\n"
+            "    pub fn push(&mut self, x: u8) {\n    }\n\n"
+            "    pub fn pop(&mut self) -> Option<u8> {\n        None\n    }\n\n"
+            "    pub fn insert_many(&mut self, at: usize, xs: &[u8]) {\n    }\n}\n")
+
+
+def test_rust_function_the_enclosing_tests_name_spells_ranks_high(tmp_path):
+    # smallvec's `fn test_insert_many_overflow` calls `v.insert_many(..)` on the line
+    # to complete: the name says so before any call does
+    table = _crate_scores(tmp_path, {"src/vec.rs": SMALLVEC, "src/lib.rs": "mod vec;\nmod tests;\n"},
+                          "src/tests.rs", "use crate::vec::SmallVec;\n\nfn test_insert_many_overflow() {\n"
+                          "    let mut v = SmallVec::new();\n    v.push(1);\n")
+    assert score(table, "src/vec.rs", "pub fn insert_many") > score(table, "src/vec.rs", "pub fn pop")
+    assert score(table, "src/vec.rs", "pub fn insert_many") >= 90
+
+
+def test_rust_a_functions_own_name_is_no_echo():
+    from flashls.context.evidence_rust import echoed_names
+    from types import SimpleNamespace as NS
+    analysis = NS(items=[NS(start=3, name="grow_to_shrink", kind="function")])
+    assert echoed_names(analysis, (3, 9)) == {"grow", "shrink", "grow_to", "to_shrink"}
+    analysis = NS(items=[NS(start=3, name="size_hint", kind="function")])
+    assert echoed_names(analysis, (3, 9)) == {"size", "hint"}  # never `size_hint` itself

@@ -47,3 +47,14 @@ def test_what_a_neighbors_test_module_holds_is_not_a_candidate(tmp_path):
     module = next(v for (src, name, _), v in table.items()
                   if src == "src/kinds.rs" and name == "tests")
     assert in_tests < 5 and module < 5 and top > 50
+
+
+def test_a_where_clause_opening_on_its_first_bound_is_left_out_too():
+    # itertools' trait methods: `    where Self: Sized,` under the signature, three lines
+    # of bounds for each of a hundred methods
+    head = ["    fn sorted_by<F>(self, cmp: F) -> VecIntoIter<Self::Item>",
+            "        where Self: Sized,", "              F: FnMut(&Self::Item) -> Ordering,",
+            "    {"]
+    assert without_where_clause(head) == [head[0], "    {"]
+    one_line = ["fn f<T>(x: T)", "    where T: Copy {"]  # it opens the body: kept
+    assert without_where_clause(one_line) == one_line

@@ -55,15 +55,21 @@ def without_attributes(head: Sequence[str]) -> list[str]:
 
 def without_where_clause(head: Sequence[str]) -> list[str]:
     """Rust lines without a `where` clause of their own lines (`where` alone on a line,
-    the bounds below it up to the `{` opening the body, which stays: joined to the line
-    above, the definition line would no longer read as in the source)."""
+    or opening one: itertools' `    where Self: Sized,`; the bounds below it up to the
+    `{` opening the body, which stays: joined to the line above, the definition line
+    would no longer read as in the source). A one-line clause that opens the body
+    (`where T: Clone {`) stays."""
     head = list(head)
-    at = next((i for i, line in enumerate(head) if i and line.strip() == "where"), None)
+    at = next((i for i, line in enumerate(head) if i and _opens_where(line.strip())), None)
     if at is None:
         return head
     end = next((i for i in range(at + 1, len(head)) if head[i].lstrip().startswith("{")),
                len(head))
     return head[:at] + head[end:]
+
+
+def _opens_where(stripped: str) -> bool:
+    return stripped == "where" or stripped.startswith("where ") and "{" not in stripped
 
 
 def language_brief(resolver: str, name: str, head: Sequence[str], elision: str) -> list[str]:

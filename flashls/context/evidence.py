@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .evidence_c import anchor_items
-from .evidence_java import chained_member, declared_receivers, receiver_dialect
+from .evidence_java import CHAINING, chained_member, declared_receivers, receiver_dialect
 from .memo import LINE_MEMO_SIZE, line_identifiers
 from .moved_items import item_starts
 
@@ -84,7 +84,7 @@ def line_receivers(line: str, go: bool = False) -> tuple[tuple[str, str], ...]:
             out.append((m.group(2), m.group(1)))
     if go == "java":  # `Type name` declarations (receiver_dialect)
         out.extend(declared_receivers(line))
-    elif go:
+    elif go is True:
         out.extend((v, t) for v, t in _GO_TYPED.findall(line) if v not in _NOT_VARS)
     return tuple(out)
 
@@ -150,9 +150,9 @@ def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, g
     for row, line in enumerate(lines[start:end], start):  # a slice: no index per row
         for q, n in line_attributes(line):
             names.setdefault(n, set()).add(q)
-        if go == "java" and (n := chained_member(line)):  # `.appendValue(..)` of a chain
+        if go in CHAINING and (n := chained_member(line)):  # `.appendValue(..)` of a chain
             names.setdefault(n, set()).add("")
-        if ":" in line or "=" in line or go:
+        if ":" in line or "=" in line or go is True or go == "java":
             typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
 
 

@@ -185,9 +185,13 @@ def chained_member(line: str) -> str | None:
     return m.group(1) if m else None
 
 
+CHAINING = frozenset({"java", "rust"})  # dialects whose `.name(..)` chain lines count
+
+
 def receiver_dialect(resolver: str) -> bool | str:
     """How `evidence.line_receivers` reads declarations: Go's `name Type` (True),
-    Java's `Type name` ("java"), or annotations and constructions only (False)."""
-    if resolver == "java":
-        return "java"
+    Java's `Type name` ("java"), or annotations and constructions only (False; "rust":
+    the same, and rustfmt's `.build()` chain lines are member calls as in Java)."""
+    if resolver in CHAINING:
+        return resolver
     return resolver == "go"

@@ -303,8 +303,14 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     calls: dict[str, CallTypes | None] = {}
     std_names = std_imported(analysis)
     stems = [_stem(f.path) for f in files] if std_names else []
+    echoed = echoed_names(analysis, ev.anchor)
     out = []
     for c in cands:
+        if echoed and c.file >= 0 and c.score < ECHO_SCORE and \
+                _echoes(items_of[c.file], c.item, echoed):
+            # `fn test_insert_many_overflow`: `insert_many` is what it exercises
+            out.append(replace(c, score=ECHO_SCORE))
+            continue
         if c.file < 0 or c.score < SCORE_FLOOR:
             out.append(c)
             continue
@@ -345,6 +351,41 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             score = c.score * TRAIT_IMPL
         out.append(replace(c, score=score))
     return out
+
+
+ECHO_SCORE = 90.0  # a function the enclosing function's name spells (its test, its variant)
+_CALLABLE = frozenset({"function", "method"})
+
+
+def echoed_names(analysis, anchor: tuple[int, int]) -> frozenset[str]:
+    """The names the enclosing function's name spells as a proper part of itself,
+    words joined by `_` (`test_insert_many_overflow`: `insert_many`, `overflow`, ...;
+    `grow_to_shrink`: `grow`, `shrink`): Rust tests are named after what they call.
+    Words under three letters alone, and the whole name (a forwarding `fn len` calls
+    a namesake as often as not), are left out."""
+    lo = anchor[0]
+    name = next((it.name for it in analysis.items if it.start == lo and
+                 it.kind in _CALLABLE), None)
+    if not name or "_" not in name:
+        return frozenset()
+    words = [w for w in name.split("_") if w]
+    out = set()
+    for i in range(len(words)):
+        for j in range(i + 1, len(words) + 1):
+            part = "_".join(words[i:j])
+            if j - i < len(words) and len(part) >= 3:
+                out.add(part)
+    return frozenset(out - {"test", "tests", "new"})
+
+
+def _echoes(items, index: int, echoed: frozenset[str]) -> bool:
+    """A function named in `echoed`, outside a neighbor's `mod tests`."""
+    item = items[index]
+    if item.name not in echoed or item.kind not in _CALLABLE:
+        return False
+    parent = items[item.parent] if item.parent != -1 else None
+    return not (parent is not None and parent.kind == "module" and
+                parent.name in TEST_MODULES)
 
 
 _STD_USE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+:{0,2}(?:std|core|alloc)::")

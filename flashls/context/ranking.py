@@ -113,13 +113,24 @@ def _dunder(name: str) -> bool:
     return name[:2] == "__" and name[-2:] == "__" and len(name) > 4
 
 
-def _module_use(file: NeighborFile, ev: Evidence):
+def _module_use(file: NeighborFile, ev: Evidence, qualifiers: frozenset[str] | None = None):
     """How the file is used as a module (`types.IntRange`, `cobra.Command`): its name
-    is bound by an import and used as a qualifier. None when it is not."""
+    is bound by an import and used as a qualifier. None when it is not. `qualifiers`
+    (Rust): the names the file uses as qualifiers; a module named only in a comment
+    or on its `use` line (url's `use crate::parser::{..}` beside `#ipv4-parser` links)
+    is no `parser::X` use."""
     name = module_name(file.path, file.analysis.package)
-    if name not in ev.bound:
+    if name not in ev.bound or qualifiers is not None and name not in qualifiers:
         return None
     return ev.uses.get(name)
+
+
+def _qualifiers(ev: Evidence) -> frozenset[str]:
+    """Every name the file uses as a qualifier (`quirks` in `quirks::href(..)`)."""
+    out: set[str] = set()
+    for use in ev.uses.values():
+        out.update(use.qualifiers)
+    return frozenset(out)
 
 
 def module_name(path: str, package: str | None = None) -> str:
@@ -217,6 +228,12 @@ def _scored(item: Item, parent: Item | None, owner: str | None, file: NeighborFi
             weight = LOOSE_MEMBER / 2
     else:
         weight = USED
+        if module is not None and module.distance < FAR and item.level <= 1 and \
+                file.analysis.spec.resolver == "rust":
+            # Rust: a plain `name` does not reach a module's item (`quirks::name` does);
+            # the module's use still points at it as much as at its unused names
+            return max(100 * weight * near + _freq(use.nodes),
+                       100 * MODULE * _near(module.distance) + _freq(module.nodes) / 2)
     if item.kind == "impl":
         weight *= IMPL  # `impl Trait for Type` headers: named after a used type, many
     return 100 * weight * near + _freq(use.nodes)
@@ -454,9 +471,10 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
         ev = augment_c(ev, analysis, files, cursor_line)
     cands = [Candidate(_outline_score(analysis.items, i, ev, window), -1, i) for i in outline]
     typed_memo: dict = {}
+    qualifiers = _qualifiers(ev) if resolver == "rust" else None
     for f_index, f in enumerate(files):
         cands.extend(_file_candidates(f_index, f, ev, _merged(resolver, path, f),
-                                      _module_use(f, ev), typed_memo))
+                                      _module_use(f, ev, qualifiers), typed_memo))
     cands = with_locality(cands, analysis, cursor_line, files, resolver)  # Java, C/C++
     cands = adjust_java(cands, analysis, files, ev, resolver)  # private, unused imports
     cands = revise_javacpp(resolver, analysis, files, ev, cands, cursor_line)  # Java, C/C++
