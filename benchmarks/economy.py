@@ -51,6 +51,9 @@ class NoCache(SuggestionCache):
     def put_suggestion(self, *args, **kwargs) -> None:
         pass
 
+    def put_keyed(self, *args, **kwargs) -> None:  # (the engine's way in)
+        pass
+
 
 def sliding_window(pdoc: ParsedDocument, offset: int, budget_tokens: int):
     """The naive layout: a fixed number of characters before the cursor (slides per key)."""

@@ -173,8 +173,8 @@ def test_cache_is_bounded_in_entries_and_memory():
 def test_forwarding_entries_cover_the_suggestion_and_stop_at_its_end():
     cache = SuggestionCache()
     cache.put_suggestion("a = ", "\n", "s", CachedSuggestion("foo()", 0, "m", "id"))
-    from flashls.completion.cache import CacheKey, text_key
-    get = lambda before: cache.get(CacheKey(text_key(before), text_key("\n"), "s"))
+    from flashls.completion.cache import CacheKey, suffix_key, text_key
+    get = lambda before: cache.get(CacheKey(text_key(before), suffix_key("\n"), "s"))
     assert get("a = ").text == "foo()"
     assert get("a = fo").text == "o()"
     assert get("a = foo()") is None  # fully typed: nothing left to show

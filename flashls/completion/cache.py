@@ -31,7 +31,14 @@ def _boundary(text: str, i: int) -> bool:
 
 
 def text_key(text: str) -> str:
+    """The key of the text before the cursor."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def suffix_key(text: str) -> str:
+    """The key of the text after the cursor: the digest of the text reversed, so that
+    it can be streamed from the end of the document (`text_keys`)."""
+    return text_key(text[::-1])
 
 
 @dataclass(frozen=True)
@@ -85,9 +92,15 @@ class SuggestionCache:
     def put_suggestion(self, before: str, after: str, scope: str, value: CachedSuggestion,
                        line_break: str = "\n") -> None:
         """Store `value` at `before` plus forwarding entries for typing along it."""
-        after_key = text_key(after)
-        text = value.text
         running = hashlib.blake2b(before.encode("utf-8", "surrogatepass"), digest_size=16)
+        self.put_keyed(running, suffix_key(after), scope, value)
+
+    def put_keyed(self, before_state, after_key: str, scope: str,
+                  value: CachedSuggestion) -> None:
+        """`put_suggestion` from the keys: `before_state`, the hash state of the text
+        before the cursor (a copy is extended), and the key of the text after it."""
+        text = value.text
+        running = before_state.copy()
         if _entry_size(None, value) * 2 > self.max_bytes:
             return  # absurdly long suggestion: not worth evicting everything else for
         limit = min(len(text), MAX_BOUNDARY_CHARS)

@@ -7,6 +7,7 @@ suggestion indented with spaces in a tab-indented Go file is a wrong suggestion.
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -35,38 +36,35 @@ def columns(whitespace: str, tab_width: int = 4) -> int:
     return col
 
 
-_INDENT = re.compile(r"^([ \t]*)\S", re.M)
+# each line's leading whitespace, over "\n" + text: anchored on the newline, the
+# engine skips the other characters (twice as fast as `^([ \t]*)\S` with re.M)
+_INDENT_AFTER_NEWLINE = re.compile(r"\n([ \t]*)(?=\S)")
 
 
 def detect_style(text: str, max_lines: int = 2000) -> IndentStyle | None:
     """Tabs or spaces (and how many) by majority over indented lines; None if nothing is indented.
 
-    Width is the most common step up between consecutive space-indented lines.
+    Width is the most common step up between consecutive space-indented lines (a line
+    with a tab in its indentation is skipped; an unindented one starts over). Counted
+    over the leading whitespace strings at C speed (`findall`, `zip`, `Counter`): the
+    cursor's request asks for 16 KB of text, and a Python step per line cost 0.6 ms.
     """
-    tab_lines = space_lines = 0
-    deltas: Counter[int] = Counter()
-    previous = 0
-    for count, match in enumerate(_INDENT.finditer(text)):
-        if count >= max_lines:
-            break
-        ws = match.group(1)
-        if not ws:
-            previous = 0
-        elif ws[0] == "\t":
-            tab_lines += 1
-        elif "\t" not in ws:
-            space_lines += 1
-            if len(ws) > previous:
-                deltas[len(ws) - previous] += 1
-            previous = len(ws)
-        else:
-            space_lines += 1
+    found = _INDENT_AFTER_NEWLINE.findall("\n" + text)
+    if len(found) > max_lines:
+        del found[max_lines:]
+    kinds = Counter(found)
+    tab_lines = sum(n for ws, n in kinds.items() if ws[:1] == "\t")
+    space_lines = sum(n for ws, n in kinds.items() if ws[:1] == " ")
     if not tab_lines and not space_lines:
         return None
     if tab_lines > space_lines:
         return IndentStyle(tabs=True, width=4)
-    widths = [w for w, _ in deltas.most_common() if w in (2, 3, 4, 8)]
-    return IndentStyle(tabs=False, width=widths[0] if widths else 4)
+    if any("\t" in ws for ws in kinds):
+        found = [ws for ws in found if "\t" not in ws]
+    widths = list(map(len, found))
+    steps = Counter(map(operator.sub, widths, [0] + widths))  # (in first-seen order)
+    best = [w for w, _ in steps.most_common() if w in (2, 3, 4, 8)]
+    return IndentStyle(tabs=False, width=best[0] if best else 4)
 
 
 def _space_unit(lines: list[str]) -> int:

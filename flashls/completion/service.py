@@ -13,7 +13,7 @@ import itertools
 import logging
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from ..context.document import Document
 from ..context.syntax import ParsedDocument
@@ -22,11 +22,12 @@ from ..model.gate import UpstreamGate
 from ..model.guarded import guarded_generate
 from ..model.types import CompletionModel, ModelError, ModelResult, UpstreamTimeout
 from ..settings import Settings
-from .cache import CachedSuggestion, CacheKey, SuggestionCache, text_key
+from .cache import CachedSuggestion, CacheKey, SuggestionCache
 from .debounce import Debouncer
 from .multiline import Shape
 from .postprocess import Cleaned
 from .prompt import ContextLike, PromptInputs, build_request, sent_text
+from .text_keys import KeyIndex, plain_keys
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,8 @@ class _Generation:
     task: asyncio.Task | None = None
     partial: str = ""
     waiters: int = 0
+    before_state: Any = None  # the hash state of `before` (`text_keys`): the cache's
+    #                           forwarding entries extend a copy of it
 
     def can_serve(self, before: str, after: str) -> bool:
         if self.task is None or self.task.done() or after != self.after:
@@ -199,6 +202,7 @@ class CompletionEngine:
         self.gate = gate or UpstreamGate()
         self.debouncer = debouncer or Debouncer()
         self.cache = cache or SuggestionCache()
+        self._text_keys = KeyIndex()
         self.stats = EngineStats()
         self.reuse_inflight = reuse_inflight
         self._prepare_ema_ms = 5.0  # how long building a request takes here, learned
@@ -233,6 +237,7 @@ class CompletionEngine:
 
     def forget(self, uri: str) -> None:
         self.debouncer.forget(uri)
+        self._text_keys.forget(uri)
         forget = getattr(self.context, "forget", None)
         if forget is not None:
             forget(uri)
@@ -290,7 +295,9 @@ class CompletionEngine:
         offset = max(0, min(offset, len(text)))
         before, after = text[:offset], text[offset:]
         scope = self._scope(uri, settings, settings.completion.multiline)
-        key = CacheKey(text_key(before), text_key(after), scope)
+        keys = plain_keys(before, after) if overlay is not None else \
+            self._text_keys.keys(pdoc.doc, offset)  # the edited piece hashed only
+        key = CacheKey(keys.before, keys.after, scope)
         cached = self.cache.get(key)  # even when Invoked: the answer here is known
         if cached is not None:
             self.stats.cache_served += 1
@@ -309,7 +316,7 @@ class CompletionEngine:
         timeout_s = settings.completion.timeout_ms / 1000.0
         try:
             return await asyncio.wait_for(
-                self._work(me, uri, pdoc, offset, before, after, key,
+                self._work(me, uri, pdoc, offset, before, after, key, keys.before_state,
                            generation.task if generation else None,
                            settings, invoked, immediate), timeout_s)
         except asyncio.TimeoutError:
@@ -356,7 +363,8 @@ class CompletionEngine:
                           offset + cached.replace_suffix, cached.model, source)
 
     async def _work(self, me: _Job, uri: str, pdoc: ParsedDocument, offset: int, before: str,
-                    after: str, key: CacheKey, attached: asyncio.Task | None,
+                    after: str, key: CacheKey, before_state: Any,
+                    attached: asyncio.Task | None,
                     settings: Settings, invoked: bool, immediate: bool) -> Outcome:
         """`attached`: the task of a generation in flight this request waits for
         (taken when attaching: the generation lets go of it when it ends)."""
@@ -396,7 +404,7 @@ class CompletionEngine:
             await asyncio.sleep(remaining_ms / 1000.0)
         if pdoc.doc.text is not snapshot.doc.text:
             return Outcome([], "none", "the document changed while waiting")
-        gen = _Generation(uri, before, after, waiters=1)
+        gen = _Generation(uri, before, after, waiters=1, before_state=before_state)
         gen.task = asyncio.ensure_future(self._produce(
             gen, request, settings, snapshot, offset, shape, key, invoked))
         self._generations.setdefault(uri, []).append(gen)
@@ -499,7 +507,7 @@ class CompletionEngine:
             suggestion = Suggestion(f"s{next(self._ids)}", cleaned.text, offset,
                                     cleaned.replace_end, result.model, "model")
             if index == 0:
-                self.cache.put_suggestion(gen.before, gen.after, key.scope, CachedSuggestion(
+                self.cache.put_keyed(gen.before_state, key.after, key.scope, CachedSuggestion(
                     cleaned.text, cleaned.replace_end - offset, result.model, suggestion.id))
             self._remember(suggestion.id, gen.uri, offset, cleaned.text)
             self.events.suggestion_shown(suggestion)

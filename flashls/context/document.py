@@ -340,6 +340,12 @@ class Document:
         self._note_edit(before, edit)
         return edit
 
+    def pieces(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The text as pieces and their start offsets. An edit replaces only the
+        pieces it cuts: the others are the same objects in the next version (keyed
+        work on them carries over, `completion.text_keys`)."""
+        return self._text_chunks()
+
     def _text_chunks(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
         if self._chunks is None:
             text = self.text

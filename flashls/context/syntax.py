@@ -94,7 +94,12 @@ class SyntaxState:
             tree = yield from _sliced_parse(parser, source, old, slice_s, superseded, between)
             if tree is None:
                 return
-            self.tree = parser.parse(source, tree)  # holds the bytes (see parse_steps)
+            # kept as it is, reading node texts back through the read callback: what
+            # follows an idle reparse reads the few names of the nodes an edit touched
+            # (a few µs each), while the reparse that would make the tree hold the
+            # bytes (as `parse_steps` does for the first analysis, which reads every
+            # name) is one call of 10-14 ms on the 15,000-line file that holds the loop
+            self.tree = tree
             self.dirty = False
             self.incremental_parses += 1
         finally:
@@ -142,11 +147,11 @@ class SyntaxState:
                 self.tree = tree
             else:
                 self.incremental_parses += 1
-                self.tree = self._resume(source) or self.parser.parse(source, self.tree)
+                self.tree = self._resume() or self.parser.parse(source, self.tree)
             self.dirty = False
         return self.tree
 
-    def _resume(self, source: bytes) -> Tree | None:
+    def _resume(self) -> Tree | None:
         """Finish the background reparse of this very tree and edits, if one halted."""
         halted, self.halted = self.halted, None
         if halted is None:
@@ -155,10 +160,9 @@ class SyntaxState:
         if old is not self.tree or edits != self.edits:
             return None
         try:
-            tree = parser.parse(read, old)
+            return parser.parse(read, old)  # (reading texts back: see `reparse_steps`)
         except ValueError:
             return None
-        return parser.parse(source, tree)
 
 
 def _apply(tree: Tree, edit: ByteEdit) -> None:
