@@ -123,12 +123,21 @@ def type_name(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
 
 
+_COUNTS: list = [None]  # [(usages, counts)]: the last analysis's (a request asks twice)
+
+
 def used_type_counts(analysis) -> dict[str, int]:
-    """Identifier -> rows using it, over the file's top-level nodes."""
+    """Identifier -> rows using it, over the file's top-level nodes (the caller must
+    not change it: the last one is kept for the request's second call)."""
+    usages = analysis.usages
+    hit = _COUNTS[0]
+    if hit is not None and hit[0] is usages:
+        return hit[1]
     counts: dict[str, int] = {}
-    for _first, _last, _ident_set, idents in analysis.usages:
+    for _first, _last, _ident_set, idents in usages:
         for name, rows in idents.items():
             counts[name] = counts.get(name, 0) + len(rows)
+    _COUNTS[0] = (usages, counts)
     return counts
 
 
