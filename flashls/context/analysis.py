@@ -278,11 +278,19 @@ def _add_identifiers(lines: Sequence[str], first: int, start: int, stop: int,
     """Rows start..stop-1: each identifier -> the rows (relative to `first`) using it
     (`skip_comments`: not the comment rows `rust_comments.py` finds no evidence in)."""
     skip = unread_rows(lines, start, stop) if skip_comments else ()
-    for row in range(start, stop):
-        if row in skip:
+    get = idents.get
+    # one slice, not an index per row (`BlockLines` indexes in Python); no new list
+    # per name already seen (`setdefault`'s default): a Java class is one node of
+    # thousands of rows, re-read whenever a line of it changes
+    for rel, line in enumerate(lines[start:stop], start - first):
+        if skip and rel + first in skip:
             continue
-        for name in line_identifiers(lines[row]):  # memoized: unchanged lines are free
-            idents.setdefault(name, []).append(row - first)
+        for name in line_identifiers(line):  # memoized: unchanged lines are free
+            rows = get(name)
+            if rows is None:
+                idents[name] = [rel]
+            else:
+                rows.append(rel)
 
 
 def _place(chunk: _Chunk, offset: int, base: int) -> _Placed:

@@ -191,15 +191,20 @@ def _collect_chunked(lines: Sequence[str], first: int, end: int, go,
     for stop in chunk_ends(rows):
         text = tuple(rows[start:stop])
         key = (go, text)
-        hit = _CHUNKS.get(key)
+        with _MEMO_LOCK:
+            hit = _CHUNKS.pop(key, None)
+            if hit is not None:
+                _CHUNKS[key] = hit  # last again: the memo drops the oldest used first
         if hit is None:
             chunk_names: dict[str, set[str]] = {}
             chunk_typed: list[tuple[int, str, str]] = []
             collect_attributes(text, 0, 0, len(text), go, chunk_names, chunk_typed)
             hit = (chunk_names, tuple(chunk_typed))
             with _MEMO_LOCK:
-                if len(_CHUNKS) >= CHUNK_MEMO_SIZE:
-                    _CHUNKS.clear()
+                while len(_CHUNKS) >= CHUNK_MEMO_SIZE:
+                    # the least recently used (a dict keeps its insertion order);
+                    # clearing them all made every open file's chunks misses at once
+                    del _CHUNKS[next(iter(_CHUNKS))]
                 _CHUNKS[key] = hit
         chunk_names, chunk_typed = hit
         for n, qs in chunk_names.items():

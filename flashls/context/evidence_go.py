@@ -31,7 +31,7 @@ around the cursor).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
@@ -242,23 +242,23 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         item = items_of[c.file][c.item]
         if item.name[:1].islower() and package and files[c.file].analysis.package != package:
             # unexported: another package's code cannot name it
-            out.append(replace(c, score=c.score * UNEXPORTED))
+            out.append(c.rescored(c.score * UNEXPORTED))
             continue
         if item.kind in ("constant", "variable"):
             s = sibling_score(files, c.file, c.item, ev, siblings)
-            out.append(c if s <= c.score else replace(c, score=s))
+            out.append(c if s <= c.score else c.rescored(s))
             continue
         if item.kind != "method":
             if item.kind == "function" and c.score >= R.USED * 100 * 0.3 and \
                     called_on_values_only(item.name, ev, recv):
                 use = ev.uses[item.name]
-                c = replace(c, score=100 * R.LOOSE_MEMBER * R._near(use.distance)
-                                + R._freq(use.nodes))
+                c = c.rescored(100 * R.LOOSE_MEMBER * R._near(use.distance)
+                               + R._freq(use.nodes))
             out.append(c)
             continue
         owner = receiver_type(item)
         score = method_score(item, owner, ev, recv, near_types)
-        out.append(c if score is None else replace(c, score=score))
+        out.append(c if score is None else c.rescored(score))
     return lift_co_used(analysis, files, ev, out)  # what similar sibling files use
 
 

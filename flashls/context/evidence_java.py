@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -72,21 +71,39 @@ def _unused_imports(analysis, ev) -> frozenset[str]:
     return frozenset(out)
 
 
+_PRIVATE_MEMBERS: dict[int, tuple[object, frozenset[int]]] = {}
+
+
+def private_members(items: Sequence) -> frozenset[int]:
+    """Indices of the members whose brief's first two lines declare them `private`
+    (memoized per items tuple: a neighbor file's are the same for every request)."""
+    hit = _PRIVATE_MEMBERS.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    found = frozenset(k for k, item in enumerate(items) if item.parent != -1 and
+                      any(_is_private(line) for line in item.brief[0][:2]))
+    if len(_PRIVATE_MEMBERS) > 512:
+        _PRIVATE_MEMBERS.clear()
+    _PRIVATE_MEMBERS[id(items)] = (items, found)
+    return found
+
+
 def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
     """Java: `cands` with others' private members demoted and unused single-type
     imports scored as likely next."""
     if resolver != "java":
         return cands
     unused = _unused_imports(analysis, ev)
+    private = [private_members(f.analysis.items) for f in files]
     out = []
     for c in cands:
         if c.file >= 0:
             item = files[c.file].analysis.items[c.item]
-            if item.parent != -1 and any(_is_private(line) for line in item.brief[0][:2]):
-                c = replace(c, score=c.score * PRIVATE_FACTOR)
+            if c.item in private[c.file]:
+                c = c.rescored(c.score * PRIVATE_FACTOR)
             elif item.parent == -1 and item.name in unused and c.score < UNUSED_IMPORT_SCORE \
                     and type_name(files[c.file].path) == item.name:
-                c = replace(c, score=UNUSED_IMPORT_SCORE)
+                c = c.rescored(UNUSED_IMPORT_SCORE)
         out.append(c)
     return out
 
@@ -106,12 +123,21 @@ def type_name(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
 
 
+_COUNTS: list = [None]  # [(usages, counts)]: the last analysis's (a request asks twice)
+
+
 def used_type_counts(analysis) -> dict[str, int]:
-    """Identifier -> rows using it, over the file's top-level nodes."""
+    """Identifier -> rows using it, over the file's top-level nodes (the caller must
+    not change it: the last one is kept for the request's second call)."""
+    usages = analysis.usages
+    hit = _COUNTS[0]
+    if hit is not None and hit[0] is usages:
+        return hit[1]
     counts: dict[str, int] = {}
-    for _first, _last, _ident_set, idents in analysis.usages:
+    for _first, _last, _ident_set, idents in usages:
         for name, rows in idents.items():
             counts[name] = counts.get(name, 0) + len(rows)
+    _COUNTS[0] = (usages, counts)
     return counts
 
 

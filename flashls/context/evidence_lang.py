@@ -14,7 +14,6 @@ neighbor files come first when not all of them fit (`order_files`).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
@@ -87,7 +86,7 @@ def common_pass(cands: list, analysis, files: Sequence["NeighborFile"], ev: "Evi
         if near is not None and use is not None and use.distance == 0 and name not in near:
             factor *= OUT_OF_FOCUS
         if factor != 1.0:
-            c = out[k] = replace(c, score=c.score * factor)
+            c = out[k] = c.rescored(c.score * factor)
             if c.score < FILL_BELOW:
                 continue
         groups.setdefault(name, []).append(k)
@@ -141,7 +140,7 @@ def _discount_repeats(cands: list, groups: dict[str, list[int]]) -> None:
             other = len(per_file) - (1 if same else 0)
             per_file[c.file] = same + 1
             if same or other:
-                cands[k] = replace(c, score=c.score * REPEAT_SAME_FILE ** same *
+                cands[k] = c.rescored(c.score * REPEAT_SAME_FILE ** same *
                                      REPEAT_OTHER_FILE ** other)
 
 

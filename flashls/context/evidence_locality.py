@@ -13,7 +13,6 @@ first, so moving the cursor does not churn the prompt.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 LOCALITY_LANGUAGES = frozenset({"java"})  # LanguageSpec.resolver values (C/C++: -2.5 on dev)
@@ -33,19 +32,17 @@ def with_locality(cands: list, analysis, cursor_line: int, files: Sequence,
     if resolver not in LOCALITY_LANGUAGES or not cands:
         return cands
     outline_items = analysis.items
-    names: set[str] = set()
-    for c in cands:
-        item = files[c.file].analysis.items[c.item] if c.file >= 0 else outline_items[c.item]
-        if item.name:
-            names.add(item.name)
+    items_of = [f.analysis.items for f in files]
+    names_of = [(items_of[c.file] if c.file >= 0 else outline_items)[c.item].name
+                for c in cands]  # one lookup per candidate, for both walks
+    names = {name for name in names_of if name}
     near = analysis.usage_distances(names, cursor_line, FAR_LINES)
     if not near:
         return cands
     out = []
-    for c in cands:
-        item = files[c.file].analysis.items[c.item] if c.file >= 0 else outline_items[c.item]
-        d = near.get(item.name)
+    for c, name in zip(cands, names_of):
+        d = near.get(name)
         if d is not None and d < FAR_LINES and c.score >= LOCALITY_POINTS:
-            c = replace(c, score=c.score + locality_bonus(d))
+            c = c.rescored(c.score + locality_bonus(d))
         out.append(c)
     return out

@@ -21,7 +21,7 @@ Type facts of a file are memoized per analysis, declarations per line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
@@ -318,21 +318,21 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         item = items[c.item]
         if item.name in TEST_MODULES and item.kind == "module" or item.parent != -1 and \
                 items[item.parent].kind == "module" and items[item.parent].name in TEST_MODULES:
-            out.append(replace(c, score=c.score * TEST_ITEM))
+            out.append(c.rescored(c.score * TEST_ITEM))
             continue
         if item.kind == "module":
-            out.append(replace(c, score=c.score * MODULE_ITEM))
+            out.append(c.rescored(c.score * MODULE_ITEM))
             continue
         if item.name in PRIMITIVES:  # nom's `fn u8(..)`: a plain `u8` is the type
             use = ev.uses.get(item.name)
             if use is None or not use.qualified:
-                out.append(replace(c, score=c.score * SHADOWED_BY_PRIMITIVE))
+                out.append(c.rescored(c.score * SHADOWED_BY_PRIMITIVE))
                 continue
         if item.parent == -1 and item.name in std_names:
             # `use std::cmp::{max, min}`: the file's `min` is std's, not the crate's
             use = ev.uses.get(item.name)
             if use is None or not (use.qualifiers & {stems[c.file], "crate", "self", "super"}):
-                out.append(replace(c, score=c.score * STD_IMPORTED))
+                out.append(c.rescored(c.score * STD_IMPORTED))
                 continue
         if item.parent == -1 or item.kind == "import":
             out.append(c)
@@ -349,7 +349,7 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
                 out.append(c)
                 continue
             score = c.score * TRAIT_IMPL
-        out.append(replace(c, score=score))
+        out.append(c.rescored(score))
     return out
 
 

@@ -226,7 +226,10 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
     return tuple(items)
 
 
+@lru_cache(maxsize=CHUNK_MEMO_SIZE)
 def _cost(lines: tuple[str, ...]) -> int:
+    """A brief form's cost (memoized like `_finish`: a Java or C++ class is one node,
+    whose every member is built again when a line of it changes)."""
     return estimate_tokens("".join(line + "\n" for line in lines)) if lines else 0
 
 

@@ -88,6 +88,18 @@ class Candidate:
     item: int
     typed: bool = False  # a member a receiver declared with its container calls
 
+    def rescored(self, score: float) -> "Candidate":
+        """This candidate with another score: `dataclasses.replace(c, score=s)`, which
+        the language passes call by the ten thousand per request, at a fifth of its
+        cost (it reads the fields' metadata and runs the frozen `__init__` each time)."""
+        new = object.__new__(Candidate)
+        fields = new.__dict__  # the frozen instance's own dict: no `__setattr__` guard
+        fields["score"] = score
+        fields["file"] = self.file
+        fields["item"] = self.item
+        fields["typed"] = self.typed
+        return new
+
 
 def _has_evidence(name: str, ev: Evidence) -> bool:
     return name in ev.bound or name in ev.uses
