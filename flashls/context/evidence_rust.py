@@ -309,7 +309,7 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         if echoed and c.file >= 0 and c.score < ECHO_SCORE and \
                 _echoes(items_of[c.file], c.item, echoed):
             # `fn test_insert_many_overflow`: `insert_many` is what it exercises
-            out.append(replace(c, score=ECHO_SCORE))
+            out.append(c.rescored(ECHO_SCORE))
             continue
         if c.file < 0 or c.score < SCORE_FLOOR:
             out.append(c)
