@@ -32,7 +32,7 @@ from typing import Sequence
 
 from cachetools import LRUCache
 
-from .evidence import FAR, Evidence, anchor_range, gather
+from .evidence import FAR, Evidence, NameUse, anchor_range, gather
 from .evidence_c import scoring_parent
 from .evidence_java import adjust as adjust_java
 from .evidence_javacpp import revise as revise_javacpp
@@ -119,7 +119,19 @@ def _module_use(file: NeighborFile, ev: Evidence):
     name = module_name(file.path, file.analysis.package)
     if name not in ev.bound:
         return None
-    return ev.uses.get(name)
+    use = ev.uses.get(name)
+    if UNUSED_MODULE and (use is None or use.distance >= FAR) and \
+            file.analysis.spec.resolver == "python":
+        # `from . import _tracing` used nowhere yet: its names are likely next, as an
+        # imported name used nowhere is (`UNUSED_IMPORT`)
+        return _UNUSED_MODULE_USE
+    return use
+
+
+RECEIVER_SIZE = True  # Python: a declared receiver's unused members, less for big classes
+UNUSED_MODULE = True  # Python: a module imported and not used yet (flag: measured on the pool)
+# the distance at which `_near` gives UNUSED_IMPORT's proximity
+_UNUSED_MODULE_USE = NameUse(0, round(60 * (0.7 / (UNUSED_IMPORT - 0.3) - 1)), False, False)
 
 
 def module_name(path: str, package: str | None = None) -> str:
@@ -180,6 +192,9 @@ def _scored(item: Item, parent: Item | None, owner: str | None, file: NeighborFi
             # more so when it was declared just above the cursor (`url = URL(raw)`)
             weight = FRESH_RECEIVER_MEMBER if ev.fresh_receivers and \
                 parent.name in ev.fresh_receivers else RECEIVER_MEMBER
+            if RECEIVER_SIZE and file.analysis.spec.resolver == "python":
+                from .evidence_members import _size_factor
+                weight *= _size_factor(file.analysis.items, parent.name)
             return 100 * weight * _near(ev.receiver_types[parent.name]) * \
                 (PRIVATE if hidden else 1.0)
         if module is not None and module.distance < FAR and item.level <= 1:
