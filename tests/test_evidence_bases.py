@@ -1,5 +1,5 @@
-"""Python rules of session 9 (`evidence_bases.py`, `ranking.UNUSED_MODULE`,
-`ranking.RECEIVER_SIZE`): each test builds a small workspace whose needed signature
+"""Python rules of session 9 (`evidence_bases.py`, `ranking.UNUSED_MODULE`): each
+test builds a small workspace whose needed signature
 is in the request only with that rule (the assertions fail with it removed)."""
 
 import pytest
@@ -89,27 +89,11 @@ def test_a_receiver_declared_with_a_subclass_reaches_the_bases_members(tmp_path)
 def test_a_module_imported_and_not_used_yet_brings_its_names(tmp_path):
     # `from . import tracing` used nowhere else: the line being typed is its first use
     tracing = "class TagTracer:\n    def get(self, name_of_the_tracer: str):\n        pass\n"
-    text = ("from . import tracing\nfrom .filler import *\n\n\n"
+    text = ("from .filler import *\nfrom . import tracing\n\n\n"
             "class Manager:\n    def __init__(self):\n        self.trace = ")
     sent = _sent(tmp_path, {"pkg/__init__.py": "", "pkg/tracing.py": tracing,
                             "pkg/filler.py": FILLER}, "pkg/main.py", text, budget=500)
     assert "class TagTracer:" in sent
-
-
-def test_a_big_classes_unused_members_do_not_crowd_out_an_imported_name(tmp_path):
-    # `text = Text(...)` just above: Text's 40 methods at a fresh receiver's weight
-    # filled the budget before `SPINNERS`, imported and used far below
-    text_py = "class Text:\n" + "".join(
-        f"    def method_number_{k}(self, first_argument_{k}, second_argument_{k}):\n"
-        "        pass\n\n" for k in range(40))
-    spinners = "SPINNERS = {\n    'dots': 1,\n}\n"
-    far = "".join(f"def unrelated_{k}():\n    return {k}\n\n\n" for k in range(60))
-    text = ("from .text import Text\nfrom ._spinners import SPINNERS\n\n\n"
-            "def render(name):\n    text = Text(name)\n    ") 
-    tail = "\n\n\n" + far + "def table():\n    return list(SPINNERS)\n"
-    files = {"pkg/__init__.py": "", "pkg/text.py": text_py, "pkg/_spinners.py": spinners}
-    sent = _sent_at(tmp_path, files, "pkg/main.py", text + tail, len(text), budget=700)
-    assert "SPINNERS = {" in sent
 
 
 def _sent_at(root, files, current, text, offset, budget):

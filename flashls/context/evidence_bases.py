@@ -185,7 +185,7 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
         if use is None and UNUSED_OF_RECEIVERS and item.name[:1] != "_":
             d = _unused_distance(qs, ev, near)
             if d < FAR:  # as `ranking` scores the receiver's own class's unused members
-                # (less for big classes, `ranking.RECEIVER_SIZE`)
+                # (less for big classes, as `evidence_members` does)
                 score = 100 * RECEIVER_MEMBER * _near(d) * \
                     _size_factor(items, items[item.parent].name)
                 if score > c.score:

@@ -128,7 +128,6 @@ def _module_use(file: NeighborFile, ev: Evidence):
     return use
 
 
-RECEIVER_SIZE = True  # Python: a declared receiver's unused members, less for big classes
 UNUSED_MODULE = True  # Python: a module imported and not used yet (flag: measured on the pool)
 # the distance at which `_near` gives UNUSED_IMPORT's proximity
 _UNUSED_MODULE_USE = NameUse(0, round(60 * (0.7 / (UNUSED_IMPORT - 0.3) - 1)), False, False)
@@ -192,9 +191,6 @@ def _scored(item: Item, parent: Item | None, owner: str | None, file: NeighborFi
             # more so when it was declared just above the cursor (`url = URL(raw)`)
             weight = FRESH_RECEIVER_MEMBER if ev.fresh_receivers and \
                 parent.name in ev.fresh_receivers else RECEIVER_MEMBER
-            if RECEIVER_SIZE and file.analysis.spec.resolver == "python":
-                from .evidence_members import _size_factor
-                weight *= _size_factor(file.analysis.items, parent.name)
             return 100 * weight * _near(ev.receiver_types[parent.name]) * \
                 (PRIVATE if hidden else 1.0)
         if module is not None and module.distance < FAR and item.level <= 1:
