@@ -167,20 +167,11 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
     held = holders(analysis, files, ev, cursor_line)
     if not held:
         return cands
-    from .evidence_members import _size_factor
+    from .evidence_members import _size_factor, held_members
     from .ranking import RECEIVER_MEMBER, TYPED_MEMBER, _freq, _near
     near = _receiver_distances(ev)
     out = cands
-    for k, c in enumerate(cands):
-        if c.file < 0:
-            continue
-        items = files[c.file].analysis.items
-        item = items[c.item]
-        if item.parent < 0 or not item.name:
-            continue
-        qs = held.get(items[item.parent].name)
-        if not qs:
-            continue
+    for k, c, items, item, qs in held_members(cands, files, held):
         use = ev.uses.get(item.name)
         if use is None and UNUSED_OF_RECEIVERS and item.name[:1] != "_":
             d = _unused_distance(qs, ev, near)
