@@ -190,16 +190,7 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
     if declared:
         cands = _declared_near(cands, files, ev, declared, near_use)
     out = cands
-    for k, c in enumerate(cands):
-        if c.file < 0:
-            continue
-        items = files[c.file].analysis.items
-        item = items[c.item]
-        if item.parent < 0 or not item.name:
-            continue
-        held = holders.get(items[item.parent].name)
-        if not held:
-            continue
+    for k, c, items, item, held in held_members(cands, files, holders):
         use = ev.uses.get(item.name)
         if use is not None and use.attribute:
             if held.isdisjoint(use.qualifiers):
@@ -221,6 +212,21 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
                 out = list(cands)
             out[k] = replace(c, score=score, typed=c.typed or typed_use)
     return out
+
+
+def held_members(cands: list, files: Sequence, holders: dict[str, set[str]]):
+    """(position, candidate, its file's items, its item, the qualifiers holding its
+    class) for each neighbor member whose class `holders` names."""
+    for k, c in enumerate(cands):
+        if c.file < 0:
+            continue
+        items = files[c.file].analysis.items
+        item = items[c.item]
+        if item.parent < 0 or not item.name:
+            continue
+        held = holders.get(items[item.parent].name)
+        if held:
+            yield k, c, items, item, held
 
 
 def _declared(qualifiers: set[str], ev) -> dict[str, frozenset[str]]:

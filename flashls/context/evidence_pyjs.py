@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from .evidence_bases import lift as lift_bases
 from .evidence_members import revise as revise_members
 from .evidence_relatives import lift as lift_relatives
 from .evidence_similar import lift as lift_similar
@@ -146,6 +147,7 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     cands = outline_repeats(cands, analysis.items)
     cands = _imports_weighed(cands, analysis)
     cands = revise_members(analysis, files, ev, cands, cursor_line)
+    cands = lift_bases(analysis, files, ev, cands, cursor_line)  # `evidence_bases`, Python
     cands = lift_similar(analysis, files, ev, cands, cursor_line)  # `evidence_similar`
     return lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
 
