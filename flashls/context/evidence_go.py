@@ -12,7 +12,13 @@ variables around the cursor decide between them:
 * struct fields (`d.p.Expression()`: the field `p *Parser` of some struct), and
   variables read from one (`r := test.route`: the field `route *Route`); a field the
   anchor calls a method on puts its type's other methods at hand too
-  (`d.strict.EnterTable()` above, `d.strict.MissingTable()` next).
+  (`d.strict.EnterTable()` above, `d.strict.MissingTable()` next); a documented
+  struct's fields as an undocumented one's (an item starts at its doc comment);
+* interfaces: a call on a value of an interface (`fe.Tag()` with `fe FieldError`)
+  runs the method of a type implementing it (a type whose methods in the files read
+  include every method the interface lists: `*fieldError`, the exported interface's
+  one unexported implementation), which scores as a typed member, shared out among
+  the implementations.
 
 A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
@@ -31,7 +37,7 @@ around the cursor).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -57,6 +63,7 @@ _ASSIGN = re.compile(r"\b([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*&?"
 _FIELD_READ = re.compile(r"\b([A-Za-z_]\w*)\s*:?=\s*&?([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*$")
 _RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
 _FUNC = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")
+_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")  # `\tTag() string`
 _RESULT = re.compile(r"^\s*\(?\s*(?:\*|\[\])*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)")
 
 
@@ -67,6 +74,8 @@ class FileFacts:
     types: frozenset[str]  # type names it defines
     fields: dict[str, frozenset[str]]  # struct field -> type names (as written)
     results: dict[str, frozenset[str]]  # function / method -> its first result's type
+    interfaces: dict[str, frozenset[str]]  # interface type -> the methods it lists
+    methods: dict[str, frozenset[str]]  # receiver type -> its methods' names
 
 
 @lru_cache(maxsize=LINE_MEMO_SIZE)
@@ -141,26 +150,48 @@ def receiver_type(item) -> str | None:
     return None
 
 
+def header_row(item, lines: Sequence[str]) -> int:
+    """The row of a definition's header: its first row below the doc comment (an
+    item starts at its comment)."""
+    row = item.start
+    while row < min(item.end, len(lines) - 1) and lines[row].lstrip().startswith("//"):
+        row += 1
+    return row
+
+
 def _compute_facts(analysis) -> FileFacts:
     types: set[str] = set()
     fields: dict[str, set[str]] = {}
     results: dict[str, set[str]] = {}
+    interfaces: dict[str, frozenset[str]] = {}
+    methods: dict[str, set[str]] = {}
     lines = analysis.lines
     for item in analysis.items:
         if item.kind == "type":
             types.add(item.name)
-            if item.end > item.start and "struct" in lines[item.start]:
-                for row in range(item.start + 1, min(item.end, len(lines))):
+            head = header_row(item, lines)
+            if item.end > head and "struct" in lines[head]:
+                for row in range(head + 1, min(item.end, len(lines))):
                     for var, _, name, how in line_bindings(lines[row]):
                         if how == "decl":
                             fields.setdefault(var, set()).add(name)
+            elif item.end > head and "interface" in lines[head]:
+                listed = frozenset(m.group(1) for row in range(head + 1, min(item.end, len(lines)))
+                                   if (m := _METHOD_SPEC.match(lines[row])))
+                if listed:
+                    interfaces[item.name] = listed
         elif item.kind in ("function", "method") and item.lines:
             header = next((x for x in item.lines if x.lstrip().startswith("func")), "")
             t = result_type(header)
             if t:
                 results.setdefault(item.name, set()).add(t)
+            if item.kind == "method":
+                owner = receiver_type(item)
+                if owner:
+                    methods.setdefault(owner, set()).add(item.name)
     return FileFacts(frozenset(types), {k: frozenset(v) for k, v in fields.items()},
-                     {k: frozenset(v) for k, v in results.items()})
+                     {k: frozenset(v) for k, v in results.items()}, interfaces,
+                     {k: frozenset(v) for k, v in methods.items()})
 
 
 # types, struct fields and function results of a file, memoized per analysis
@@ -171,7 +202,8 @@ def _merge(files: Sequence[NeighborFile]) -> FileFacts:
     """The neighbors' facts in one."""
     facts = [file_facts(f.analysis) for f in files]
     return FileFacts(frozenset().union(*(f.types for f in facts)),
-                     union_of(f.fields for f in facts), union_of(f.results for f in facts))
+                     union_of(f.fields for f in facts), union_of(f.results for f in facts),
+                     union_of(f.interfaces for f in facts), union_of(f.methods for f in facts))
 
 
 merged_facts: ForLastNeighbors[FileFacts] = ForLastNeighbors(_merge)
@@ -183,6 +215,7 @@ class Receivers:
 
     local: dict[str, frozenset[str]]  # variable -> type names (unknown types included)
     known: tuple[FileFacts, ...]  # the neighbors' and the current file's facts
+    memo: dict[str, frozenset[str]] = field(default_factory=dict, compare=False)
 
     def of(self, qualifier: str) -> frozenset[str]:
         got = self.local.get(qualifier)
@@ -194,6 +227,21 @@ class Receivers:
                 if any(t in k.types for k in self.known):
                     out.add(t)
         return frozenset(out)
+
+    def implementers(self, interface: str) -> frozenset[str]:
+        """The types whose methods (in the files read) include every method the
+        interface `interface` lists: what a call on a value of it runs."""
+        hit = self.memo.get(interface)
+        if hit is not None:
+            return hit
+        listed = next((k.interfaces[interface] for k in self.known
+                       if interface in k.interfaces), None)
+        out: frozenset[str] = frozenset()
+        if listed:
+            owners = union_of(k.methods for k in self.known)
+            out = frozenset(o for o, names in owners.items() if listed <= names)
+        self.memo[interface] = out
+        return out
 
 
 def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
@@ -323,7 +371,12 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
     typed = [recv.of(q) for q in use.qualifiers if q]
     if any(owner in t for t in typed):
         return 100 * R.TYPED_MEMBER * near + R._freq(use.nodes)
+    # called on a value of an interface this type implements (`fe.Tag()` with
+    # `fe FieldError`, `*fieldError` its one implementation): as typed, shared out
+    # among the implementations
+    shared = [len(impl) for t in typed for i in t if owner in (impl := recv.implementers(i))]
+    implemented = R.TYPED_MEMBER / min(shared) if shared else 0.0
     if typed and all(typed) and "" not in use.qualifiers:
         # every receiver it is called on has a known type, and none is this one
-        return 100 * R.LOOSE_MEMBER * near + R._freq(use.nodes)
-    return 100 * R.MEMBER * near + R._freq(use.nodes)
+        return 100 * max(R.LOOSE_MEMBER, implemented) * near + R._freq(use.nodes)
+    return 100 * max(R.MEMBER, implemented) * near + R._freq(use.nodes)
