@@ -67,3 +67,22 @@ def test_go_documented_struct_field_types_a_chained_receiver(tmp_path):
     table = scores(tmp_path, "use.go", "d.b.Push(x)")
     assert score(table, "builder.go", "func (b *builder) Push(") > \
         score(table, "builder.go", "func (l *list) Push(")
+
+
+def test_go_type_assertion_types_its_variable(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD,
+        "fs.go": "package shop\n\ntype Fs interface {\n\tName() string\n}\n\n"
+                 "type basePath struct{}\n\nfunc (b *basePath) Name() string { return \"\" }\n\n"
+                 "func (b *basePath) RealPath() string { return \"\" }\n\n"
+                 "func NewBase() Fs { return &basePath{} }\n",
+        "mirror.go": "package shop\n\ntype mirror struct{}\n\n"
+                     "func (m mirror) Name() string { return \"\" }\n\n"
+                     "func (m mirror) RealPath() string { return \"\" }\n",
+        "use.go": "package shop\n\nfunc real() string {\n\tbp := NewBase().(*basePath)\n"
+                  "\treturn bp.RealPath()\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "bp := NewBase()")
+    # `bp` is a basePath (not just an Fs, whose two implementations both have one)
+    assert score(table, "fs.go", "func (b *basePath) RealPath()") > \
+        2 * score(table, "mirror.go", "func (m mirror) RealPath()")

@@ -14,8 +14,10 @@ variables around the cursor decide between them:
   anchor calls a method on puts its type's other methods at hand too
   (`d.strict.EnterTable()` above, `d.strict.MissingTable()` next); a documented
   struct's fields as an undocumented one's (an item starts at its doc comment);
-* interfaces: a call on a value of an interface (`fe.Tag()` with `fe FieldError`)
-  runs the method of a type implementing it (a type whose methods in the files read
+* type assertions (`bp := NewBasePathFs(fs, dir).(*BasePathFs)`: `bp` is a
+  `BasePathFs`, not the `Fs` the constructor returns);
+* interfaces: a call of a method an interface lists on a value of the interface
+  (`fe.Tag()` with `fe FieldError`) runs the method of a type implementing it (a type whose methods in the files read
   include every method the interface lists: `*fieldError`, the exported interface's
   one unexported implementation), which scores as a typed member, shared out among
   the implementations.
@@ -64,6 +66,9 @@ _FIELD_READ = re.compile(r"\b([A-Za-z_]\w*)\s*:?=\s*&?([A-Za-z_]\w*)\.([A-Za-z_]
 _RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
 _FUNC = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")
 _METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")  # `\tTag() string`
+# `s, ok := x.(*T)`, `fs := New(..).(pkg.T)`: a type assertion
+_ASSERTED = re.compile(r"\b([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)?\s*:?=\s*[^=;]*?"
+                       r"\.\(\s*\*?(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\)")
 _RESULT = re.compile(r"^\s*\(?\s*(?:\*|\[\])*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)")
 
 
@@ -81,12 +86,17 @@ class FileFacts:
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def line_bindings(line: str) -> tuple[tuple[str, str, str, str], ...]:
     """(variable, package qualifier or "", type or callee, how) a line declares:
-    how is "decl" (`c *Command`), "lit" (`r := &Route{`), "call" (`e := NewEntry(`)
-    or "field" (`route := test.route`: the qualifier, then the field)."""
+    how is "decl" (`c *Command`), "lit" (`r := &Route{`, `b := x.(*Route)`), "call"
+    (`e := NewEntry(`) or "field" (`route := test.route`: the qualifier, then the
+    field)."""
     out = []
     if ":=" in line or "=" in line:
         for var, pkg, name, bracket in _ASSIGN.findall(line):
             out.append((var, pkg, name, "lit" if bracket == "{" else "call"))
+        if ".(" in line:
+            for var, pkg, name in _ASSERTED.findall(line):
+                if name != "type" and var not in _KEYWORDS:
+                    out.append((var, pkg, name, "lit"))
         m = _FIELD_READ.search(line)
         if m and m.group(1) not in _KEYWORDS:
             out.append((m.group(1), m.group(2), m.group(3), "field"))
@@ -228,20 +238,24 @@ class Receivers:
                     out.add(t)
         return frozenset(out)
 
-    def implementers(self, interface: str) -> frozenset[str]:
+    def implementers(self, interface: str, method: str) -> frozenset[str]:
         """The types whose methods (in the files read) include every method the
-        interface `interface` lists: what a call on a value of it runs."""
+        interface `interface` lists, when it lists `method`: what a call of it on a
+        value of the interface runs."""
+        listed = self.listed(interface)
+        if method not in listed:
+            return frozenset()
         hit = self.memo.get(interface)
-        if hit is not None:
-            return hit
-        listed = next((k.interfaces[interface] for k in self.known
-                       if interface in k.interfaces), None)
-        out: frozenset[str] = frozenset()
-        if listed:
+        if hit is None:
             owners = union_of(k.methods for k in self.known)
-            out = frozenset(o for o, names in owners.items() if listed <= names)
-        self.memo[interface] = out
-        return out
+            hit = self.memo[interface] = frozenset(o for o, names in owners.items()
+                                                   if listed <= names)
+        return hit
+
+    def listed(self, interface: str) -> frozenset[str]:
+        """The methods an interface of the files read lists (none: no such interface)."""
+        return next((k.interfaces[interface] for k in self.known
+                     if interface in k.interfaces), frozenset())
 
 
 def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
@@ -256,21 +270,25 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
     local: dict[str, set[str]] = {}
     for row in range(first, last + 1):
         for var, pkg, name, how in line_bindings(lines[row]):
-            if how == "field":  # the field's declared type, when it is a known one
-                got = [t for k in known for t in k.fields.get(name, ())
-                       if any(t in kk.types for kk in known)]
-                if got:
-                    local.setdefault(var, set()).update(got)
-                continue
-            if how == "call":
-                got = [t for k in known for t in k.results.get(name, ())]
-                if not got and any(name in k.types for k in known):
-                    got = [name]  # a conversion `T(x)`
-                if got:
-                    local.setdefault(var, set()).update(got)
-            elif pkg or any(name in k.types for k in known):
-                local.setdefault(var, set()).add(name)
+            got = resolved(pkg, name, how, known)
+            if got:
+                local.setdefault(var, set()).update(got)
     return Receivers({k: frozenset(v) for k, v in local.items()}, known)
+
+
+def resolved(pkg: str, name: str, how: str, known: Sequence[FileFacts]) -> frozenset[str]:
+    """The type names one binding of `line_bindings` gives its variable."""
+    if how == "field":  # the field's declared type, when it is a known one
+        return frozenset(t for k in known for t in k.fields.get(name, ())
+                         if any(t in kk.types for kk in known))
+    if how == "call":
+        got = frozenset(t for k in known for t in k.results.get(name, ()))
+        if not got and any(name in k.types for k in known):
+            got = frozenset((name,))  # a conversion `T(x)`
+        return got
+    if pkg or any(name in k.types for k in known):
+        return frozenset((name,))
+    return frozenset()
 
 
 def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -> list:
@@ -374,7 +392,8 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
     # called on a value of an interface this type implements (`fe.Tag()` with
     # `fe FieldError`, `*fieldError` its one implementation): as typed, shared out
     # among the implementations
-    shared = [len(impl) for t in typed for i in t if owner in (impl := recv.implementers(i))]
+    shared = [len(impl) for t in typed for i in t
+              if owner in (impl := recv.implementers(i, item.name))]
     implemented = R.TYPED_MEMBER / min(shared) if shared else 0.0
     if typed and all(typed) and "" not in use.qualifiers:
         # every receiver it is called on has a known type, and none is this one
