@@ -17,10 +17,10 @@ variables around the cursor decide between them:
 * type assertions (`bp := NewBasePathFs(fs, dir).(*BasePathFs)`: `bp` is a
   `BasePathFs`, not the `Fs` the constructor returns);
 * interfaces: a call of a method an interface lists on a value of the interface
-  (`fe.Tag()` with `fe FieldError`) runs the method of a type implementing it (a type whose methods in the files read
-  include every method the interface lists: `*fieldError`, the exported interface's
-  one unexported implementation), which scores as a typed member, shared out among
-  the implementations.
+  (`fe.Tag()` with `fe FieldError`) runs the method of a type implementing it (a
+  type whose methods in the files read include every method the interface lists:
+  `*fieldError`, the exported interface's one unexported implementation), which
+  scores as a typed member, shared out among the implementations.
 
 A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
