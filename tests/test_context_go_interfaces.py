@@ -20,7 +20,8 @@ def test_go_call_on_an_interface_value_reaches_its_one_implementation(tmp_path):
         "errors.go": "package shop\n\n// FieldError describes a failed check.\n"
                      "type FieldError interface {\n\t// Tag is the failed tag.\n"
                      "\tTag() string\n\tField() string\n}\n\n"
-                     "// fieldError is the one FieldError.\ntype fieldError struct{ tag string }\n\n"
+                     "// fieldError is the one FieldError.\n"
+                     "type fieldError struct{ tag string }\n\n"
                      "func (fe *fieldError) Tag() string { return fe.tag }\n\n"
                      "func (fe *fieldError) Field() string { return \"\" }\n",
         "label.go": "package shop\n\ntype label struct{}\n\n"
@@ -38,7 +39,8 @@ def test_go_call_on_an_interface_value_shares_out_among_implementations(tmp_path
     write(tmp_path, {
         "go.mod": GO_MOD,
         "fs.go": "package shop\n\ntype Fs interface {\n\tName() string\n}\n\n"
-                 "type memFs struct{}\n\nfunc (m memFs) Name() string { return \"mem\" }\n\n"
+                 "type memFs struct{}\n\n"
+                 "func (m memFs) Name() string { return \"mem\" }\n\n"
                  "type osFs struct{}\n\nfunc (o osFs) Name() string { return \"os\" }\n",
         "errors.go": "package shop\n\ntype Named interface {\n\tName() string\n\tID() int\n}\n\n"
                      "type user struct{}\n\nfunc (u *user) Name() string { return \"\" }\n\n"

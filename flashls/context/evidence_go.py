@@ -186,7 +186,8 @@ def _compute_facts(analysis) -> FileFacts:
                         if how == "decl":
                             fields.setdefault(var, set()).add(name)
             elif item.end > head and "interface" in lines[head]:
-                listed = frozenset(m.group(1) for row in range(head + 1, min(item.end, len(lines)))
+                body = range(head + 1, min(item.end, len(lines)))
+                listed = frozenset(m.group(1) for row in body
                                    if (m := _METHOD_SPEC.match(lines[row])))
                 if listed:
                     interfaces[item.name] = listed
@@ -213,7 +214,8 @@ def _merge(files: Sequence[NeighborFile]) -> FileFacts:
     facts = [file_facts(f.analysis) for f in files]
     return FileFacts(frozenset().union(*(f.types for f in facts)),
                      union_of(f.fields for f in facts), union_of(f.results for f in facts),
-                     union_of(f.interfaces for f in facts), union_of(f.methods for f in facts))
+                     union_of(f.interfaces for f in facts),
+                     union_of(f.methods for f in facts))
 
 
 merged_facts: ForLastNeighbors[FileFacts] = ForLastNeighbors(_merge)
