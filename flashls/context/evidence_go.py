@@ -12,7 +12,15 @@ variables around the cursor decide between them:
 * struct fields (`d.p.Expression()`: the field `p *Parser` of some struct), and
   variables read from one (`r := test.route`: the field `route *Route`); a field the
   anchor calls a method on puts its type's other methods at hand too
-  (`d.strict.EnterTable()` above, `d.strict.MissingTable()` next).
+  (`d.strict.EnterTable()` above, `d.strict.MissingTable()` next); a documented
+  struct's fields as an undocumented one's (an item starts at its doc comment);
+* type assertions (`bp := NewBasePathFs(fs, dir).(*BasePathFs)`: `bp` is a
+  `BasePathFs`, not the `Fs` the constructor returns);
+* interfaces: a call of a method an interface lists on a value of the interface
+  (`fe.Tag()` with `fe FieldError`) runs the method of a type implementing it (a
+  type whose methods in the files read include every method the interface lists:
+  `*fieldError`, the exported interface's one unexported implementation), which
+  scores as a typed member, shared out among the implementations.
 
 A method whose receiver type is known to be another type (`t *testing.T` calling
 `t.Errorf`, not the test helper `fakeT.Errorf`) is probably not the one used; a
@@ -31,7 +39,7 @@ around the cursor).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
@@ -57,6 +65,10 @@ _ASSIGN = re.compile(r"\b([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*&?"
 _FIELD_READ = re.compile(r"\b([A-Za-z_]\w*)\s*:?=\s*&?([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*$")
 _RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)")
 _FUNC = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")
+_METHOD_SPEC = re.compile(r"^\s+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")  # `\tTag() string`
+# `s, ok := x.(*T)`, `fs := New(..).(pkg.T)`: a type assertion
+_ASSERTED = re.compile(r"\b([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)?\s*:?=\s*[^=;]*?"
+                       r"\.\(\s*\*?(?:([A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\s*\)")
 _RESULT = re.compile(r"^\s*\(?\s*(?:\*|\[\])*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)")
 
 
@@ -67,17 +79,24 @@ class FileFacts:
     types: frozenset[str]  # type names it defines
     fields: dict[str, frozenset[str]]  # struct field -> type names (as written)
     results: dict[str, frozenset[str]]  # function / method -> its first result's type
+    interfaces: dict[str, frozenset[str]]  # interface type -> the methods it lists
+    methods: dict[str, frozenset[str]]  # receiver type -> its methods' names
 
 
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def line_bindings(line: str) -> tuple[tuple[str, str, str, str], ...]:
     """(variable, package qualifier or "", type or callee, how) a line declares:
-    how is "decl" (`c *Command`), "lit" (`r := &Route{`), "call" (`e := NewEntry(`)
-    or "field" (`route := test.route`: the qualifier, then the field)."""
+    how is "decl" (`c *Command`), "lit" (`r := &Route{`, `b := x.(*Route)`), "call"
+    (`e := NewEntry(`) or "field" (`route := test.route`: the qualifier, then the
+    field)."""
     out = []
     if ":=" in line or "=" in line:
         for var, pkg, name, bracket in _ASSIGN.findall(line):
             out.append((var, pkg, name, "lit" if bracket == "{" else "call"))
+        if ".(" in line:
+            for var, pkg, name in _ASSERTED.findall(line):
+                if name != "type" and var not in _KEYWORDS:
+                    out.append((var, pkg, name, "lit"))
         m = _FIELD_READ.search(line)
         if m and m.group(1) not in _KEYWORDS:
             out.append((m.group(1), m.group(2), m.group(3), "field"))
@@ -141,26 +160,49 @@ def receiver_type(item) -> str | None:
     return None
 
 
+def header_row(item, lines: Sequence[str]) -> int:
+    """The row of a definition's header: its first row below the doc comment (an
+    item starts at its comment)."""
+    row = item.start
+    while row < min(item.end, len(lines) - 1) and lines[row].lstrip().startswith("//"):
+        row += 1
+    return row
+
+
 def _compute_facts(analysis) -> FileFacts:
     types: set[str] = set()
     fields: dict[str, set[str]] = {}
     results: dict[str, set[str]] = {}
+    interfaces: dict[str, frozenset[str]] = {}
+    methods: dict[str, set[str]] = {}
     lines = analysis.lines
     for item in analysis.items:
         if item.kind == "type":
             types.add(item.name)
-            if item.end > item.start and "struct" in lines[item.start]:
-                for row in range(item.start + 1, min(item.end, len(lines))):
+            head = header_row(item, lines)
+            if item.end > head and "struct" in lines[head]:
+                for row in range(head + 1, min(item.end, len(lines))):
                     for var, _, name, how in line_bindings(lines[row]):
                         if how == "decl":
                             fields.setdefault(var, set()).add(name)
+            elif item.end > head and "interface" in lines[head]:
+                body = range(head + 1, min(item.end, len(lines)))
+                listed = frozenset(m.group(1) for row in body
+                                   if (m := _METHOD_SPEC.match(lines[row])))
+                if listed:
+                    interfaces[item.name] = listed
         elif item.kind in ("function", "method") and item.lines:
             header = next((x for x in item.lines if x.lstrip().startswith("func")), "")
             t = result_type(header)
             if t:
                 results.setdefault(item.name, set()).add(t)
+            if item.kind == "method":
+                owner = receiver_type(item)
+                if owner:
+                    methods.setdefault(owner, set()).add(item.name)
     return FileFacts(frozenset(types), {k: frozenset(v) for k, v in fields.items()},
-                     {k: frozenset(v) for k, v in results.items()})
+                     {k: frozenset(v) for k, v in results.items()}, interfaces,
+                     {k: frozenset(v) for k, v in methods.items()})
 
 
 # types, struct fields and function results of a file, memoized per analysis
@@ -171,7 +213,9 @@ def _merge(files: Sequence[NeighborFile]) -> FileFacts:
     """The neighbors' facts in one."""
     facts = [file_facts(f.analysis) for f in files]
     return FileFacts(frozenset().union(*(f.types for f in facts)),
-                     union_of(f.fields for f in facts), union_of(f.results for f in facts))
+                     union_of(f.fields for f in facts), union_of(f.results for f in facts),
+                     union_of(f.interfaces for f in facts),
+                     union_of(f.methods for f in facts))
 
 
 merged_facts: ForLastNeighbors[FileFacts] = ForLastNeighbors(_merge)
@@ -183,6 +227,7 @@ class Receivers:
 
     local: dict[str, frozenset[str]]  # variable -> type names (unknown types included)
     known: tuple[FileFacts, ...]  # the neighbors' and the current file's facts
+    memo: dict[str, frozenset[str]] = field(default_factory=dict, compare=False)
 
     def of(self, qualifier: str) -> frozenset[str]:
         got = self.local.get(qualifier)
@@ -194,6 +239,25 @@ class Receivers:
                 if any(t in k.types for k in self.known):
                     out.add(t)
         return frozenset(out)
+
+    def implementers(self, interface: str, method: str) -> frozenset[str]:
+        """The types whose methods (in the files read) include every method the
+        interface `interface` lists, when it lists `method`: what a call of it on a
+        value of the interface runs."""
+        listed = self.listed(interface)
+        if method not in listed:
+            return frozenset()
+        hit = self.memo.get(interface)
+        if hit is None:
+            owners = union_of(k.methods for k in self.known)
+            hit = self.memo[interface] = frozenset(o for o, names in owners.items()
+                                                   if listed <= names)
+        return hit
+
+    def listed(self, interface: str) -> frozenset[str]:
+        """The methods an interface of the files read lists (none: no such interface)."""
+        return next((k.interfaces[interface] for k in self.known
+                     if interface in k.interfaces), frozenset())
 
 
 def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
@@ -208,21 +272,25 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
     local: dict[str, set[str]] = {}
     for row in range(first, last + 1):
         for var, pkg, name, how in line_bindings(lines[row]):
-            if how == "field":  # the field's declared type, when it is a known one
-                got = [t for k in known for t in k.fields.get(name, ())
-                       if any(t in kk.types for kk in known)]
-                if got:
-                    local.setdefault(var, set()).update(got)
-                continue
-            if how == "call":
-                got = [t for k in known for t in k.results.get(name, ())]
-                if not got and any(name in k.types for k in known):
-                    got = [name]  # a conversion `T(x)`
-                if got:
-                    local.setdefault(var, set()).update(got)
-            elif pkg or any(name in k.types for k in known):
-                local.setdefault(var, set()).add(name)
+            got = resolved(pkg, name, how, known)
+            if got:
+                local.setdefault(var, set()).update(got)
     return Receivers({k: frozenset(v) for k, v in local.items()}, known)
+
+
+def resolved(pkg: str, name: str, how: str, known: Sequence[FileFacts]) -> frozenset[str]:
+    """The type names one binding of `line_bindings` gives its variable."""
+    if how == "field":  # the field's declared type, when it is a known one
+        return frozenset(t for k in known for t in k.fields.get(name, ())
+                         if any(t in kk.types for kk in known))
+    if how == "call":
+        got = frozenset(t for k in known for t in k.results.get(name, ()))
+        if not got and any(name in k.types for k in known):
+            got = frozenset((name,))  # a conversion `T(x)`
+        return got
+    if pkg or any(name in k.types for k in known):
+        return frozenset((name,))
+    return frozenset()
 
 
 def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -> list:
@@ -323,7 +391,13 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
     typed = [recv.of(q) for q in use.qualifiers if q]
     if any(owner in t for t in typed):
         return 100 * R.TYPED_MEMBER * near + R._freq(use.nodes)
+    # called on a value of an interface this type implements (`fe.Tag()` with
+    # `fe FieldError`, `*fieldError` its one implementation): as typed, shared out
+    # among the implementations
+    shared = [len(impl) for t in typed for i in t
+              if owner in (impl := recv.implementers(i, item.name))]
+    implemented = R.TYPED_MEMBER / min(shared) if shared else 0.0
     if typed and all(typed) and "" not in use.qualifiers:
         # every receiver it is called on has a known type, and none is this one
-        return 100 * R.LOOSE_MEMBER * near + R._freq(use.nodes)
-    return 100 * R.MEMBER * near + R._freq(use.nodes)
+        return 100 * max(R.LOOSE_MEMBER, implemented) * near + R._freq(use.nodes)
+    return 100 * max(R.MEMBER, implemented) * near + R._freq(use.nodes)
