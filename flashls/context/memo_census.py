@@ -98,8 +98,8 @@ def census() -> list[Memo]:
         for attr, obj in vars(module).items():
             if attr.startswith("__") or isinstance(obj, type) or id(obj) in seen:
                 continue
-            if getattr(obj, "__module__", module.__name__) != module.__name__:
-                continue  # imported here: listed under the module that defines it
+            if callable(obj) and getattr(obj, "__module__", None) != module.__name__:
+                continue  # a function imported here: listed where it is defined
             name = f"{module.__name__}.{attr}"
             got = _size_and_bound(name, obj)
             if got is not None:
