@@ -202,15 +202,15 @@ def test_a_read_callback_parse_keeps_nothing_in_proportion_to_the_source():
     small = (TEXT[:TEXT.index("value = ")] * 4).encode()
     big = small * 8  # 8x the source, 8x the chunks read
 
+    def run(steps):
+        try:
+            while True:
+                next(steps)
+        except StopIteration as done:
+            return done.value
+
     def sliced(source: bytes, slice_s: float):
-        def parse():
-            steps = _sliced_parse(spec.parser(), source, None, slice_s, lambda: False)
-            try:
-                while True:
-                    next(steps)
-            except StopIteration as done:
-                return done.value
-        return parse
+        return lambda: run(_sliced_parse(spec.parser(), source, None, slice_s, lambda: False))
 
     def reparse(source: bytes):  # an incremental reparse after one edit (the idle one)
         parser = spec.parser()
@@ -220,14 +220,7 @@ def test_a_read_callback_parse_keeps_nothing_in_proportion_to_the_source():
         row = source.count(b"\n", 0, mid)
         tree.edit(mid, mid, mid + 6, (row, 0), (row, 0), (row + 1, 0))
 
-        def parse():
-            steps = _sliced_parse(parser, edited, tree, 1.0, lambda: False)
-            try:
-                while True:
-                    next(steps)
-            except StopIteration as done:
-                return done.value
-        return parse
+        return lambda: run(_sliced_parse(parser, edited, tree, 1.0, lambda: False))
 
     _kept_by(sliced(small, 1.0))  # the grammar's one-off allocations
     for parse in (sliced(small, 1.0), sliced(big, 1.0), sliced(big, 0.0), reparse(big)):
