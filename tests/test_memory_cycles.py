@@ -170,3 +170,59 @@ def test_a_sliced_parse_keeps_memory_bounded_by_the_source_not_by_its_halts():
     finally:
         tracemalloc.stop()
     assert kept < 20 * len(source), f"{kept >> 10} KB kept after a {len(source) >> 10} KB parse"
+
+
+def _kept_by(parse) -> int:
+    """Traced bytes still allocated after `parse()` ran and its tree was dropped."""
+    import tracemalloc
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tree = parse()
+        assert tree is not None and not tree.root_node.has_error
+        del tree
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_read_callback_parse_keeps_nothing_in_proportion_to_the_source():
+    """py-tree-sitter 0.26.1's read wrapper never drops its reference to what the
+    callback returns (`PyObject_GetBuffer` takes one of its own, `rv` is never
+    released): every chunk a parse reads stays allocated for the life of the
+    process. Python's incremental reparse reads the whole file (its external
+    scanner), so each idle reparse of the 15,000-line file kept ~400 KB and each
+    background parse ~2x the source. Chunks are now views of one reused buffer: a
+    parse keeps a few hundred bytes, whatever the size of the source or its halts."""
+    from flashls.context.languages import language_for
+    from flashls.context.syntax import _sliced_parse
+    spec = language_for("python", "/w/big.py")
+    small = (TEXT[:TEXT.index("value = ")] * 4).encode()
+    big = small * 8  # 8x the source, 8x the chunks read
+
+    def run(steps):
+        try:
+            while True:
+                next(steps)
+        except StopIteration as done:
+            return done.value
+
+    def sliced(source: bytes, slice_s: float):
+        return lambda: run(_sliced_parse(spec.parser(), source, None, slice_s, lambda: False))
+
+    def reparse(source: bytes):  # an incremental reparse after one edit (the idle one)
+        parser = spec.parser()
+        tree = parser.parse(source)
+        mid = source.index(b"\n", len(source) // 2) + 1
+        edited = source[:mid] + b"x = 1\n" + source[mid:]
+        row = source.count(b"\n", 0, mid)
+        tree.edit(mid, mid, mid + 6, (row, 0), (row, 0), (row + 1, 0))
+
+        return lambda: run(_sliced_parse(parser, edited, tree, 1.0, lambda: False))
+
+    _kept_by(sliced(small, 1.0))  # the grammar's one-off allocations
+    for parse in (sliced(small, 1.0), sliced(big, 1.0), sliced(big, 0.0), reparse(big)):
+        kept = _kept_by(parse)
+        assert kept < 16_384, f"{kept >> 10} KB kept by one parse of {len(big) >> 10} KB"

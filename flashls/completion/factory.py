@@ -7,6 +7,7 @@ from typing import Callable, Mapping, Sequence
 
 from ..context.assemble import (AssembledContext, assemble_context, prepare_document,
                                 render_breakdown)
+from ..context.analysis import forget_document
 from ..context.recent import RecentEdits
 from ..context.syntax import ParsedDocument
 from ..context.workspace import Workspace, WorkspaceBoundary
@@ -45,7 +46,9 @@ class WorkspaceContext:
         prepare_document(pdoc)
 
     def forget(self, uri: str) -> None:
+        """The document closed: its edits and its analyzed versions go."""
         self.recent.forget(uri)
+        forget_document(uri)
 
     @staticmethod
     def render(ctx: AssembledContext) -> str:

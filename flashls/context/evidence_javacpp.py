@@ -50,6 +50,7 @@ from .receivers_c import declared as declared_c
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
 from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last bonuses
 from .unused_lift import lift_unused
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 COMMON_PASS = frozenset({"java", "c"})  # LanguageSpec.resolver values
 CURSOR_TYPES = frozenset({"java", "c"})
@@ -168,16 +169,16 @@ def _between_siblings(cands: list, files: Sequence, ev, near_rows: dict[str, int
             c.score < SIBLING_SCORE else c for c in cands]
 
 
-_SIBLINGS: dict[int, tuple[object, dict]] = {}
+_SIBLINGS = IdentityMemo(512, HEAVY_ITEMS_WEIGHT)
 
 
 def _siblings(items) -> dict[str, tuple[tuple[int, str, str], ...]]:
     """name -> (index, name, next name) of each entry that follows an entry of that
     name in the same container (memoized per items tuple: a neighbor file's items
     are shared by every request that reads it)."""
-    hit = _SIBLINGS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _SIBLINGS.get(items)
+    if hit is not None:
+        return hit
     by_parent: dict[int, list[int]] = {}
     for i, it in enumerate(items):
         if it.kind != "import" and it.name:
@@ -188,9 +189,7 @@ def _siblings(items) -> dict[str, tuple[tuple[int, str, str], ...]]:
             prev, i, nxt = items[run[k - 1]], items[run[k]], items[run[k + 1]]
             out.setdefault(prev.name, []).append((run[k], i.name, nxt.name))
     table = {n: tuple(v) for n, v in out.items()}
-    if len(_SIBLINGS) > 512:
-        _SIBLINGS.clear()
-    _SIBLINGS[id(items)] = (items, table)
+    _SIBLINGS.put(items, table)
     return table
 
 

@@ -19,6 +19,7 @@ memoized on its items tuple.
 from __future__ import annotations
 
 import re
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 from dataclasses import replace
 from typing import Sequence
 
@@ -41,7 +42,7 @@ _RETURNS = re.compile(r"(?:->|\)\s*:)\s*(.+?)\s*(?::|\{|;)?\s*$")
 _PROPERTY = re.compile(r"^\s*(?:@(?:\w+\.)*(?:property|cached_property)\b|"
                        r"(?:(?:public|private|protected|static)\s+)*get\s+[A-Za-z_$])")
 
-_TABLES: dict[int, tuple[object, "FileTables"]] = {}
+_TABLES = IdentityMemo(256, HEAVY_ITEMS_WEIGHT)
 
 
 class FileTables:
@@ -92,13 +93,11 @@ def _is_property(item) -> bool:
 
 
 def tables(items: Sequence) -> FileTables:
-    hit = _TABLES.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _TABLES.get(items)
+    if hit is not None:
+        return hit
     t = FileTables(items)
-    if len(_TABLES) > 256:
-        _TABLES.clear()
-    _TABLES[id(items)] = (items, t)
+    _TABLES.put(items, t)
     return t
 
 

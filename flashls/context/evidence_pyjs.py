@@ -27,6 +27,7 @@ from .evidence_bases import lift as lift_bases
 from .evidence_members import revise as revise_members
 from .evidence_relatives import lift as lift_relatives
 from .evidence_similar import lift as lift_similar
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
 RESOLVERS = frozenset({"python", "js"})
@@ -75,7 +76,7 @@ def revise(resolver: str, files: Sequence, cands: list) -> list:
     return out
 
 
-_RANKS: dict[int, tuple[object, dict[int, int]]] = {}
+_RANKS = IdentityMemo(256, HEAVY_ITEMS_WEIGHT)
 
 
 def _overload_ranks(files: Sequence) -> list[dict[int, int]] | None:
@@ -91,9 +92,9 @@ def _overload_ranks(files: Sequence) -> list[dict[int, int]] | None:
 
 
 def overload_ranks(items: Sequence) -> dict[int, int]:
-    hit = _RANKS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _RANKS.get(items)
+    if hit is not None:
+        return hit
     ranks: dict[int, int] = {}
     last: dict[int, tuple[str, int, int]] = {}  # parent -> (name, index of its last sibling, run)
     for index, item in enumerate(items):
@@ -104,9 +105,7 @@ def overload_ranks(items: Sequence) -> dict[int, int]:
         if run:
             ranks[index] = run
         last[item.parent] = (item.name, index, run)
-    if len(_RANKS) > 256:
-        _RANKS.clear()
-    _RANKS[id(items)] = (items, ranks)
+    _RANKS.put(items, ranks)
     return ranks
 
 

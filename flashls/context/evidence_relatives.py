@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from .name_family import KINDS, bonuses, relatives, words
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 RESOLVERS = frozenset({"python"})
 MIN_SCORE = 10.0  # base score of a tie member (fill entries score 1-3)
@@ -32,24 +33,22 @@ USED_TOO = True  # names used far from the anchor too (used inside it: evidence 
 _LAST: list = [None]  # (key, bonuses, items): one line's keystrokes ask alike
 
 
-_POSTINGS: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
+_POSTINGS = IdentityMemo(512, HEAVY_ITEMS_WEIGHT)
 
 
 def file_postings(items: Sequence) -> dict[str, frozenset[str]]:
     """word -> names of one neighbor file's entries having it (memoized per items
     tuple: a fresh document's neighbor set differs, its files' items do not)."""
-    hit = _POSTINGS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _POSTINGS.get(items)
+    if hit is not None:
+        return hit
     found: dict[str, set[str]] = {}
     for item in items:
         if item.name and item.kind in KINDS:
             for w in words(item.name):
                 found.setdefault(w, set()).add(item.name)
     out = {w: frozenset(names) for w, names in found.items()}
-    if len(_POSTINGS) > 512:
-        _POSTINGS.clear()
-    _POSTINGS[id(items)] = (items, out)
+    _POSTINGS.put(items, out)
     return out
 
 

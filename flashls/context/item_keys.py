@@ -12,17 +12,14 @@ the edit replaced plus those it put in (the splice `analysis` reports,
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from typing import Mapping, Sequence
 
-from cachetools import LRUCache
-
 from .bigfile_fastpath import splice_of
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
-_COUNTS: LRUCache = LRUCache(maxsize=16)  # id(items) -> (items, {key: count})
+_COUNTS = IdentityMemo(16, HEAVY_ITEMS_WEIGHT)  # items -> {key: count}
 SPLICES_BACK = 3  # splices followed back to a version whose counts are known
-_LOCK = threading.Lock()
 
 
 def outline_key(item) -> tuple:
@@ -38,8 +35,7 @@ def key_counts(items: Sequence) -> Mapping[tuple, int]:
         for it in items:
             k = outline_key(it)
             counts[k] = counts.get(k, 0) + 1
-        with _LOCK:
-            _COUNTS[id(items)] = (items, counts)
+        _COUNTS.put(items, counts)
     return counts
 
 
@@ -47,10 +43,9 @@ def _carried(items: Sequence, depth: int) -> dict | None:
     """The counts of `items` when known, or carried from a version a few splices back
     whose counts are (after a whole-tree reparse a version is spliced from the last
     exact one, through the idle reparse's version no request asked about)."""
-    with _LOCK:
-        hit = _COUNTS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _COUNTS.get(items)
+    if hit is not None:
+        return hit
     splice = splice_of(items) if depth else None
     if splice is None:
         return None
@@ -59,8 +54,7 @@ def _carried(items: Sequence, depth: int) -> dict | None:
     if base is None:
         return None
     counts = _from_splice(base, old, items, head, tail)
-    with _LOCK:
-        _COUNTS[id(items)] = (items, counts)
+    _COUNTS.put(items, counts)
     return counts
 
 
@@ -83,5 +77,4 @@ def _from_splice(base: dict, old: Sequence, items: Sequence, head: int, tail: in
 
 
 def forget() -> None:
-    with _LOCK:
-        _COUNTS.clear()
+    _COUNTS.clear()

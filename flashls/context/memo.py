@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from functools import lru_cache
-from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, Mapping, Sequence, TypeVar
 
 from cachetools import LRUCache
 
@@ -22,6 +23,10 @@ TEXT_MEMO_SIZE = 64  # whole texts (token estimates of assembled parts)
 
 IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 FILE_MEMO_SIZE = 512  # files (neighbors are cached per file stamp, so analyses stay put)
+# items (or rows) all the versions one per-version memo keeps weigh together: a few
+# versions of a 6,000-item file, or hundreds of ordinary neighbor files
+ITEMS_WEIGHT = 65_536
+HEAVY_ITEMS_WEIGHT = 16_384  # memos that keep a dict or list entry per item
 
 V = TypeVar("V")
 
@@ -78,3 +83,56 @@ def union_of(maps: Iterable[Mapping[str, Iterable[str]]]) -> dict[str, frozenset
         for k, v in m.items():
             out.setdefault(k, set()).update(v)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+class IdentityMemo:
+    """A value per object (a version's items, a file's rows), found by `id` and checked
+    by identity (an id is reused once its object is freed), bounded by entries and by
+    weight: each entry weighs `len(obj)`, so a memo keeps a few versions of a big
+    file's tables or many small files', never hundreds of the big file's (entry
+    counts alone let a 512-entry memo hold 512 versions of a 6,000-item file).
+    Least recently used first out; the newest entry always stays."""
+
+    __slots__ = ("max_entries", "max_weight", "weight", "_data", "_lock")
+
+    def __init__(self, max_entries: int, max_weight: int = ITEMS_WEIGHT) -> None:
+        self.max_entries = max_entries
+        self.max_weight = max_weight
+        self.weight = 0
+        self._data: OrderedDict[Hashable, tuple[object, Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, obj: object, extra: Hashable = None) -> Any:
+        """The value remembered for `obj` (and `extra`), or None."""
+        key = (id(obj), extra)
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None or hit[0] is not obj:
+                return None
+            self._data.move_to_end(key)
+        return hit[1]
+
+    def put(self, obj: object, value: Any, extra: Hashable = None,
+            weight: int | None = None) -> Any:
+        """Remember `value` for `obj` (weighing `weight`, default `len(obj)`); returns it."""
+        key = (id(obj), extra)
+        w = 1 + (len(obj) if weight is None else weight)  # type: ignore[arg-type]
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self.weight -= old[2]
+            self._data[key] = (obj, value, w)
+            self.weight += w
+            while len(self._data) > 1 and (len(self._data) > self.max_entries
+                                           or self.weight > self.max_weight):
+                _, (_, _, gone) = self._data.popitem(last=False)
+                self.weight -= gone
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self.weight = 0
+
+    def __len__(self) -> int:
+        return len(self._data)

@@ -7,6 +7,7 @@ old ones and the new ones), 900 items and 10-20 ms per Enter on `lib.dom.d.ts`.
 """
 
 from __future__ import annotations
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 from bisect import bisect_right
 from itertools import compress, count
@@ -209,18 +210,16 @@ def lazy_spliced(head: list, mid: tuple, tail: list, kind: type[MovedItems] = Mo
     return result.flat() if len(result._pieces) > MAX_PIECES else result
 
 
-_STARTS: dict[int, tuple[object, list[int]]] = {}
+_STARTS = IdentityMemo(32, HEAVY_ITEMS_WEIGHT)
 
 
 def item_starts(items: Sequence) -> list[int]:
     """[it.start for it in items], remembered per items tuple (read-only)."""
     if isinstance(items, MovedItems):
         return items.starts()
-    hit = _STARTS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _STARTS.get(items)
+    if hit is not None:
+        return hit
     starts = [x[_START] for x in items]
-    if len(_STARTS) > 32:
-        _STARTS.clear()
-    _STARTS[id(items)] = (items, starts)
+    _STARTS.put(items, starts)
     return starts

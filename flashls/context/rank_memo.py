@@ -51,7 +51,7 @@ from .evidence import anchor_range
 from .evidence_c import NAMESPACE_KINDS, anchor_items, unanchored_key
 from . import item_keys
 from .item_keys import key_counts
-from .memo import line_identifiers
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo, line_identifiers
 from .moved_items import item_starts
 from .neighbors import NeighborFile
 from .outline import CONTAINER_KINDS, Item
@@ -95,17 +95,15 @@ class _Doc:
 
 _DOCS: LRUCache = LRUCache(maxsize=64)
 _LOCK = threading.Lock()
-_STARTS: dict[int, tuple[object, list[int]]] = {}
+_STARTS = IdentityMemo(16, HEAVY_ITEMS_WEIGHT)
 
 
 def _starts(items: Sequence[Item]) -> list[int]:
-    hit = _STARTS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _STARTS.get(items)
+    if hit is not None:
+        return hit
     starts = item_starts(items)  # warm: moved items' first lines, not the items built
-    if len(_STARTS) > 16:
-        _STARTS.clear()
-    _STARTS[id(items)] = (items, starts)
+    _STARTS.put(items, starts)
     return starts
 
 
@@ -287,19 +285,18 @@ def _outline_shown(item: Item, window: tuple[int, int]) -> bool:
 # a list per key; when every keystroke built one (session 7's vanished-key check), 128
 # versions of the 15,000-line file held 60-70 MB (RSS after `benchmarks.bigfiles`
 # 195 MB instead of 124)
-_FILE_KEYS: LRUCache = LRUCache(maxsize=32)
+_FILE_KEYS = IdentityMemo(32, HEAVY_ITEMS_WEIGHT)
 
 
 def _index_of(source: str, items: Sequence[Item]) -> dict:
-    hit = _FILE_KEYS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _FILE_KEYS.get(items)
+    if hit is not None:
+        return hit
     index: dict = {}
     for i, it in enumerate(items):
         if it.kind != "import" or not source:
             index.setdefault((source, it.name, it.kind, it.lines[:1]), []).append(i)
-    _FILE_KEYS[id(items)] = (items, index)
-    return index
+    return _FILE_KEYS.put(items, index)
 
 
 def _key(source: str, item: Item) -> tuple:

@@ -39,7 +39,7 @@ from .evidence_javacpp import revise as revise_javacpp
 from .evidence_locality import with_locality
 from .evidence_lang import adjust as adjust_for_language
 from .evidence_pyjs import revise as revise_pyjs, revise_context as revise_pyjs_context
-from .memo import line_identifiers
+from .memo import IdentityMemo, line_identifiers
 from .receivers_c import augment as augment_c
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
@@ -335,16 +335,15 @@ class NeighborRows:
     rows: tuple[tuple[int, Item, Item | None, str | None, str | None], ...]
 
 
-_ROWS: dict[tuple[int, str], tuple[object, NeighborRows]] = {}
+_ROWS = IdentityMemo(512)  # (items, resolver) -> NeighborRows
 
 
 def neighbor_rows(items: Sequence[Item], resolver: str) -> NeighborRows:
     """Memoized per items tuple: a neighbor file's analysis is shared by the requests
     of every document that imports it, and its items are the same each time."""
-    key = (id(items), resolver)
-    hit = _ROWS.get(key)
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _ROWS.get(items, resolver)
+    if hit is not None:
+        return hit
     rows = []
     for index, item in enumerate(items):
         if item.kind == "import":
@@ -354,10 +353,7 @@ def neighbor_rows(items: Sequence[Item], resolver: str) -> NeighborRows:
         container = items[item.parent].name if item.parent != -1 else None
         rows.append((index, item, parent, owner, container))
     out = NeighborRows(frozenset(it.name for it in items if it.name), tuple(rows))
-    if len(_ROWS) > 512:
-        _ROWS.clear()
-    _ROWS[key] = (items, out)
-    return out
+    return _ROWS.put(items, out, resolver)
 
 
 @dataclass(frozen=True)
@@ -380,14 +376,14 @@ def _grouped(pairs) -> dict[str, tuple[int, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-_INDEXES: dict[int, tuple[object, RowIndex]] = {}
+_INDEXES = IdentityMemo(512)  # rows -> RowIndex
 
 
 def row_index(rows: NeighborRows) -> RowIndex:
     """Memoized per rows (so per neighbor file version)."""
-    hit = _INDEXES.get(id(rows))
-    if hit is not None and hit[0] is rows:
-        return hit[1]
+    hit = _INDEXES.get(rows)
+    if hit is not None:
+        return hit
     entries = rows.rows
     class_of = tuple((item.level <= 1, item.name[:1] == "_") for _, item, _, _, _ in entries)
     out = RowIndex(
@@ -399,10 +395,7 @@ def row_index(rows: NeighborRows) -> RowIndex:
                  if parent is not None and item.name in CONSTRUCTORS),
         _grouped((c, p) for p, c in enumerate(class_of)),
         class_of)
-    if len(_INDEXES) > 512:
-        _INDEXES.clear()
-    _INDEXES[id(rows)] = (rows, out)
-    return out
+    return _INDEXES.put(rows, out, weight=len(rows.rows))
 
 
 def _reached(index: RowIndex, ev: Evidence) -> set[int]:
@@ -423,7 +416,7 @@ def _reached(index: RowIndex, ev: Evidence) -> set[int]:
     return out
 
 
-_FILL_LISTS: dict[tuple[int, int], tuple[object, tuple, list]] = {}
+_FILL_LISTS = IdentityMemo(512)  # (rows, file index) -> (score signature, candidates)
 
 
 def _fill_list(rows: NeighborRows, index: RowIndex, f_index: int,
@@ -431,16 +424,13 @@ def _fill_list(rows: NeighborRows, index: RowIndex, f_index: int,
     """Every row's fill candidate (None for a class without a fill score this time:
     all its rows have evidence), the same list as last time while the scores are
     the same (Candidates are immutable: the objects serve again)."""
-    key = (id(rows), f_index)
     signature = tuple(sorted(scores.items()))
-    hit = _FILL_LISTS.get(key)
-    if hit is not None and hit[0] is rows and hit[1] == signature:
-        return hit[2]
+    hit = _FILL_LISTS.get(rows, f_index)
+    if hit is not None and hit[0] == signature:
+        return hit[1]
     made = [Candidate(scores[c], f_index, i) if c in scores else None
             for (i, _, _, _, _), c in zip(rows.rows, index.class_of)]
-    if len(_FILL_LISTS) > 512:
-        _FILL_LISTS.clear()
-    _FILL_LISTS[key] = (rows, signature, made)
+    _FILL_LISTS.put(rows, (signature, made), f_index, weight=len(rows.rows))
     return made
 
 
@@ -606,20 +596,16 @@ def _deferring_repeats(order: Sequence[Candidate], files: Sequence[NeighborFile]
     yield from later
 
 
-_ENTRY_COSTS: dict[int, tuple[object, tuple[int, ...]]] = {}
+_ENTRY_COSTS = IdentityMemo(512)  # items -> their entry costs
 
 
 def entry_costs(items: Sequence[Item]) -> tuple[int, ...]:
     """`entry_cost` of each item, memoized per items tuple: a neighbor file's items
     are the same for every request that imports it (per file version)."""
-    hit = _ENTRY_COSTS.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
-    costs = tuple(entry_cost(it) for it in items)
-    if len(_ENTRY_COSTS) > 512:
-        _ENTRY_COSTS.clear()
-    _ENTRY_COSTS[id(items)] = (items, costs)
-    return costs
+    hit = _ENTRY_COSTS.get(items)
+    if hit is not None:
+        return hit
+    return _ENTRY_COSTS.put(items, tuple(entry_cost(it) for it in items))
 
 
 # (id(items), with imports) -> (items, cost): neighbor files, and the current document's

@@ -29,7 +29,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import LINE_MEMO_SIZE, line_identifiers
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo, LINE_MEMO_SIZE, line_identifiers
 
 CLASS_KINDS = frozenset({"class", "struct", "union"})
 MAX_HOPS = 3  # alias / base chains followed this deep
@@ -108,7 +108,7 @@ def _base_names(name: str, head: Sequence[str]) -> list[str]:
     return out
 
 
-_TABLES: dict[int, tuple[object, tuple[dict, dict, frozenset]]] = {}
+_TABLES = IdentityMemo(512, HEAVY_ITEMS_WEIGHT)
 
 
 def type_links(items) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]],
@@ -116,9 +116,9 @@ def type_links(items) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[st
     """(aliases, bases, type names): type name -> the class an alias names, a class's
     bases, and every class and alias name (memoized per items tuple: a neighbor's
     items serve every request)."""
-    hit = _TABLES.get(id(items))
-    if hit is not None and hit[0] is items:
-        return hit[1]
+    hit = _TABLES.get(items)
+    if hit is not None:
+        return hit
     aliases: dict[str, set[str]] = {}
     bases: dict[str, set[str]] = {}
     for it in items:
@@ -136,9 +136,7 @@ def type_links(items) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[st
                       (it.kind == "type" or it.kind in CLASS_KINDS))
     tables = ({k: frozenset(v) for k, v in aliases.items()},
               {k: frozenset(v) for k, v in bases.items()}, names)
-    if len(_TABLES) > 512:
-        _TABLES.clear()
-    _TABLES[id(items)] = (items, tables)
+    _TABLES.put(items, tables)
     return tables
 
 

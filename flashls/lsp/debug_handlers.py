@@ -12,35 +12,15 @@ import ctypes
 import ctypes.util
 import dataclasses
 import gc
-import importlib
 import tracemalloc
 from typing import TYPE_CHECKING, Any
 
+from ..context.memo_census import sizes as memo_sizes
 from ..context.syntax import MAX_PARSE_BYTES
 from .gc_policy import stats_dict as gc_stats
 
 if TYPE_CHECKING:
     from .server import FlashServer
-
-# (module, attribute): lru_cache'd functions or sized containers worth watching
-MODULE_CACHES = (
-    ("flashls.context.window", "_line_cost"),
-    ("flashls.context.memo", "line_identifiers"),
-    ("flashls.context.tokens", "_line_counts"),
-    ("flashls.context.tokens", "_estimate_memo"),
-    ("flashls.context.neighbors", "part_overhead"),
-    ("flashls.context.outline", "_finish"),
-    ("flashls.context.outline", "_LEVELS"),
-    ("flashls.context.outline", "_TOTALS"),
-    ("flashls.context.analysis", "_FILES"),
-    ("flashls.context.analysis", "_CURRENT"),
-    ("flashls.context.analysis", "_CHUNKS"),
-    ("flashls.context.analysis", "_PLACED"),
-    ("flashls.context.analysis", "_STATES"),
-    ("flashls.context.recent", "_CHUNK_IDS"),
-    ("flashls.context.evidence", "_CHUNKS"),
-)
-
 
 def _size(obj: Any) -> int | None:
     info = getattr(obj, "cache_info", None)
@@ -53,16 +33,8 @@ def _size(obj: Any) -> int | None:
 
 
 def module_cache_sizes() -> dict[str, int]:
-    out: dict[str, int] = {}
-    for module_name, attr in MODULE_CACHES:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        size = _size(getattr(module, attr, None)) if hasattr(module, attr) else None
-        if size is not None:
-            out[f"{module_name.rsplit('.', 1)[-1]}.{attr}"] = size
-    return out
+    """Entries of every module-level memo that holds any (`context.memo_census`)."""
+    return {name.removeprefix("context."): n for name, n in memo_sizes().items()}
 
 
 def debug_stats(server: "FlashServer") -> dict:
