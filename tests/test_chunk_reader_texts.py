@@ -25,6 +25,7 @@ CHILD = textwrap.dedent("""
     name = root.named_descendant_for_point_range((700, 4), (700, 8))
     for node in (name, root.children[0], root.children[-1]):
         assert node.text == source[node.start_byte:node.end_byte], node
+    assert root.text == source  # longer than one chunk
     print(name.text.decode())
 """)
 

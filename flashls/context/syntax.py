@@ -158,9 +158,11 @@ class SyntaxState:
         if old is not self.tree or edits != self.edits:
             return None
         try:
-            return parser.parse(read, old)  # (reading texts back: see `reparse_steps`)
+            tree = parser.parse(read, old)  # (reading texts back: see `reparse_steps`)
         except ValueError:
             return None
+        read.parsed = True
+        return tree
 
 
 def _apply(tree: Tree, edit: ByteEdit) -> None:
@@ -262,16 +264,22 @@ class ChunkReader:
     references it leaks all point at that one view (a tail view near the end of the
     source is made once per length)."""
 
-    __slots__ = ("source", "_buffer", "_full", "_tails")
+    __slots__ = ("source", "_buffer", "_full", "_tails", "parsed")
 
     def __init__(self, source: bytes, size: int = _READ_BYTES) -> None:
         self.source = source
         self._buffer = bytearray(size)
         self._full = memoryview(self._buffer)
         self._tails: dict[int, memoryview] = {}
+        # once the parse is over, the tree keeps this callback to read node texts
+        # back, and py-tree-sitter reads those only from bytes (a view crashes it;
+        # no reference leaks on that path)
+        self.parsed = False
 
     def __call__(self, offset: int, point: tuple[int, int] = (0, 0)) -> memoryview | bytes:
         size = len(self._buffer)
+        if self.parsed:
+            return self.source[offset:offset + size]
         n = min(size, len(self.source) - offset)
         if n <= 0:
             return b""
@@ -310,6 +318,7 @@ def _sliced_parse(parser, source: bytes, old: Tree | None, slice_s: float,
         if superseded():
             return None
         if tree is not None:
+            read.parsed = True
             return tree
         if between is not None:
             between(read)
