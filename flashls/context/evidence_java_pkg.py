@@ -37,17 +37,22 @@ MIN_SIMILARITY = 0.1  # a sibling sharing less of the package's vocabulary says 
 MIN_SHARE = 0.25  # a guess weaker than this is not read
 MIN_PACKAGE = 4  # a smaller package's files are all named or not worth guessing
 LIFT = 0.9  # x100 x share: a sure guess weighs like a merged name used in the anchor
+SUPER_WEIGHT = 2.0  # a similar sibling's supertype: this much share on top of its use
 _TYPE_WORD = re.compile(r"(?<![\w$.])[A-Z][\w$]*")
-_IDS: LRUCache = LRUCache(maxsize=4096)  # (real path, stamp) -> its capitalized words
+# `extends A` / `implements B, C<D>` up to the body or a parameter list
+_SUPERS = re.compile(r"(?<![\w$])(?:extends|implements)\s+([^{;()=]*)")
+_IDS: LRUCache = LRUCache(maxsize=4096)  # (real path, stamp) -> (words, supertypes)
 
 
 @dataclass(frozen=True)
 class Guess:
     path: str
-    share: float
+    share: float  # its siblings' use, plus SUPER_WEIGHT x their supertype share (at most 1)
+    supertype: float = 0.0  # the similarity-weighted share of siblings extending it
 
 
-def _words(path: str, workspace) -> frozenset[str] | None:
+def _words(path: str, workspace) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(the file's capitalized words, those its extends / implements clauses name)."""
     stamp = workspace.stamp(path)
     if stamp is None:
         return None
@@ -57,7 +62,8 @@ def _words(path: str, workspace) -> frozenset[str] | None:
         text, _ = workspace.read_stamped(path)
         if text is None:
             return None
-        hit = _IDS[key] = frozenset(_TYPE_WORD.findall(text))
+        supers = frozenset(w for span in _SUPERS.findall(text) for w in _TYPE_WORD.findall(span))
+        hit = _IDS[key] = (frozenset(_TYPE_WORD.findall(text)), supers)
     return hit
 
 
@@ -77,46 +83,81 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     vocabulary = frozenset(by_type) | {own}
     current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
     skip = {workspace.real(f) for f in named}
-    def sibling(f: str) -> tuple[frozenset[str], frozenset[str]] | None:
-        words = _words(f, workspace)
-        if words is None:
+    def sibling(f: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
+        read = _words(f, workspace)
+        if read is None:
             return None
+        words, supers = read
         mine = type_name(f)
         seen = (words & vocabulary) - {mine}
-        return seen | {mine}, seen - current
+        return seen | {mine}, seen - current, (supers & vocabulary) - current - {mine}
 
-    found = tally(current, (s for s in map(sibling, package) if s is not None),
-                  MIN_SIMILARITY)
+    siblings = [s for s in map(sibling, package) if s is not None]
+    found = tally(current, ((seen, offered) for seen, offered, _ in siblings), MIN_SIMILARITY)
     total = found.total
     if total <= 0.0:
         return []
-    ranked = sorted(((s / total, t) for t, s in found.votes.items()
-                     if found.files[t] >= MIN_FILES and s / total >= MIN_SHARE),
+    # a type similar siblings extend or implement, which this file does not name: its
+    # header is the line missing (`implements ScatteringByteChannel`, `extends
+    # StreamHandler`)
+    supers = tally(current, ((seen, sup) for seen, _, sup in siblings), MIN_SIMILARITY) \
+        if SUPER_WEIGHT else None
+    def supertype(t: str) -> float:
+        return supers.votes.get(t, 0.0) / total if supers else 0.0
+
+    def share(t: str) -> float:
+        return found.votes[t] / total + SUPER_WEIGHT * supertype(t)
+
+    ranked = sorted(((share(t), t) for t in found.votes
+                     if found.files[t] >= MIN_FILES and share(t) >= MIN_SHARE),
                     key=lambda st: (-st[0], st[1]))
     out = []
     for share, t in ranked:
         f = by_type[t]
         if workspace.real(f) not in skip:
-            out.append(Guess(f, share))
+            out.append(Guess(f, min(1.0, share), supertype(t)))
         if len(out) >= room:
             break
     return out
 
 
-def lift(cands: list, files: Sequence, ev) -> list:
+HEADER_ROWS = 4  # lines above the cursor searched for the `class X` its header continues
+HEADER_SCORE = 100.0  # a guessed supertype while the cursor is in a class header
+_DECLARES = re.compile(r"(?<![\w$])(?:class|interface|enum|record)\s+[A-Za-z_$]")
+_HEADER_ENDS = re.compile(r"[{};]|^\s*(?:\*|//|/\*)")
+
+
+def in_class_header(lines: Sequence[str], cursor_line: int) -> bool:
+    """Whether the cursor's line continues a type's header (`public abstract class
+    SocketChannel` and `extends AbstractSelectableChannel` above it, no `{` yet): the
+    next line names supertypes."""
+    for row in range(cursor_line - 1, max(-1, cursor_line - 1 - HEADER_ROWS), -1):
+        line = lines[row]
+        if _DECLARES.search(line):
+            return "{" not in line and ";" not in line
+        if _HEADER_ENDS.search(line):
+            return False
+    return False
+
+
+def lift(cands: list, files: Sequence, ev, header: bool = False) -> list:
     """The header of a guessed file's type, not used in the file, raised to its
-    guess' weight."""
-    shares = {k: f.guess for k, f in enumerate(files) if getattr(f, "guess", 0.0)}
+    guess' weight; with the cursor in a class header (`header`), a type similar
+    siblings extend or implement is raised to HEADER_SCORE."""
+    shares = {k: (f.guess, f.supertype) for k, f in enumerate(files)
+              if getattr(f, "guess", 0.0)}
     if not shares:
         return cands
     out = list(cands)
     for k, c in enumerate(cands):
-        share = shares.get(c.file)
-        if share is None:
+        found = shares.get(c.file)
+        if found is None:
             continue
+        share, supertype = found
+        score = HEADER_SCORE if header and supertype > 0.0 else 100 * LIFT * share
         f = files[c.file]
         item = f.analysis.items[c.item]
         if item.parent == -1 and item.name == type_name(f.path) and \
-                item.name not in ev.uses and c.score < 100 * LIFT * share:
-            out[k] = replace(c, score=100 * LIFT * share)
+                item.name not in ev.uses and c.score < score:
+            out[k] = replace(c, score=score)
     return out
