@@ -60,3 +60,19 @@ def test_java_in_class_header_reads_the_lines_above_the_cursor():
     assert not in_class_header(lines, 6)  # inside the body
     assert not in_class_header(["class A {", ""], 1)  # the header is closed
     assert not in_class_header(["/**", " * the class Foo", " */", ""], 3)  # a comment
+
+
+def test_java_a_one_class_file_is_no_barrel(tmp_path):
+    # `class ClosedChannelException extends IOException {}` has one definition: read as
+    # a barrel, its "imports" (the whole package) filled every free neighbor slot in
+    # directory order, each one analysed for nothing but fill
+    tree = {
+        "p/Closed.java": "package p;\n\npublic class Closed extends Exception {\n}\n",
+        "p/Aaa.java": "package p;\n\nclass Aaa {\n    int a() {\n        return 1;\n    }\n}\n",
+        "p/Bbb.java": "package p;\n\nclass Bbb {\n    int b() {\n        return 2;\n    }\n}\n",
+        "p/User.java": "package p;\n\nclass User {\n    void run() throws Closed {\n"
+                       "        throw new Closed();\n    }\n}\n",
+    }
+    ws, path, spec, a = _open(tmp_path, tree, "p/User.java")
+    read = {Path(f.path).name for f in neighbor_files(spec, str(path), a, ws, {})}
+    assert read == {"Closed.java"}

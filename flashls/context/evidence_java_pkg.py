@@ -17,6 +17,14 @@ similarity-weighted share of the siblings using it, when at least MIN_FILES simi
 siblings do (one file's habit is no pattern); the best MAX_GUESSES files above
 MIN_SHARE are read after the named ones, within the neighbor files' room, and their
 type's header is lifted to 100 x LIFT x share in the ranking (`lift`).
+
+Supertypes (session 9): a class header's `implements ScatteringByteChannel,
+GatheringByteChannel` or `extends StreamHandler` names types nowhere else in the file,
+and similar siblings name them in their own headers. Each sibling's extends /
+implements clauses are read with its words; the MAX_SUPER_GUESSES types most of the
+similar siblings extend or implement are read besides the guesses by use, and while the
+cursor is in a class header (`in_class_header`: `class X` above it, no `{` yet) their
+type's header scores HEADER_SCORE.
 """
 
 from __future__ import annotations
@@ -37,7 +45,8 @@ MIN_SIMILARITY = 0.1  # a sibling sharing less of the package's vocabulary says 
 MIN_SHARE = 0.25  # a guess weaker than this is not read
 MIN_PACKAGE = 4  # a smaller package's files are all named or not worth guessing
 LIFT = 0.9  # x100 x share: a sure guess weighs like a merged name used in the anchor
-SUPER_WEIGHT = 2.0  # a similar sibling's supertype: this much share on top of its use
+MAX_SUPER_GUESSES = 3  # files read for the supertypes similar siblings extend / implement
+MIN_SUPER_SHARE = 0.1  # ... when this share of them (by similarity) does
 _TYPE_WORD = re.compile(r"(?<![\w$.])[A-Z][\w$]*")
 # `extends A` / `implements B, C<D>` up to the body or a parameter list
 _SUPERS = re.compile(r"(?<![\w$])(?:extends|implements)\s+([^{;()=]*)")
@@ -47,8 +56,8 @@ _IDS: LRUCache = LRUCache(maxsize=4096)  # (real path, stamp) -> (words, superty
 @dataclass(frozen=True)
 class Guess:
     path: str
-    share: float  # its siblings' use, plus SUPER_WEIGHT x their supertype share (at most 1)
-    supertype: float = 0.0  # the similarity-weighted share of siblings extending it
+    share: float  # the similarity-weighted share of the siblings using its type
+    supertype: float = 0.0  # ... of those extending or implementing it
 
 
 def _words(path: str, workspace) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -70,8 +79,8 @@ def _words(path: str, workspace) -> tuple[frozenset[str], frozenset[str]] | None
 def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
             workspace, room: int) -> list[Guess]:
     """Package files of `resolved` that `path` does not name (not in `named`), most
-    likely first, at most min(room, MAX_GUESSES)."""
-    room = min(room, MAX_GUESSES)
+    likely first: at most MAX_GUESSES by use, then MAX_SUPER_GUESSES supertypes, and at
+    most `room` in all."""
     if analysis.spec.resolver != "java" or room <= 0:
         return []
     here = os.path.dirname(os.path.abspath(path))
@@ -97,28 +106,24 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     total = found.total
     if total <= 0.0:
         return []
-    # a type similar siblings extend or implement, which this file does not name: its
+    share = {t: v / total for t, v in found.votes.items() if found.files[t] >= MIN_FILES}
+    # a type similar siblings extend or implement that this file does not name: its
     # header is the line missing (`implements ScatteringByteChannel`, `extends
-    # StreamHandler`)
-    supers = tally(current, ((seen, sup) for seen, _, sup in siblings), MIN_SIMILARITY) \
-        if SUPER_WEIGHT else None
-    def supertype(t: str) -> float:
-        return supers.votes.get(t, 0.0) / total if supers else 0.0
-
-    def share(t: str) -> float:
-        return found.votes[t] / total + SUPER_WEIGHT * supertype(t)
-
-    ranked = sorted(((share(t), t) for t in found.votes
-                     if found.files[t] >= MIN_FILES and share(t) >= MIN_SHARE),
-                    key=lambda st: (-st[0], st[1]))
-    out = []
-    for share, t in ranked:
-        f = by_type[t]
-        if workspace.real(f) not in skip:
-            out.append(Guess(f, min(1.0, share), supertype(t)))
-        if len(out) >= room:
-            break
-    return out
+    # StreamHandler`); read besides the guesses by use (`lift` raises it in a header)
+    supers = tally(current, ((seen, sup) for seen, _, sup in siblings), MIN_SIMILARITY)
+    supertype = {t: v / total for t, v in supers.votes.items() if supers.files[t] >= MIN_FILES}
+    out: dict[str, Guess] = {}
+    for shares, limit, least in ((share, MAX_GUESSES, MIN_SHARE),
+                                 (supertype, MAX_SUPER_GUESSES, MIN_SUPER_SHARE)):
+        taken = 0
+        for t, s in sorted(shares.items(), key=lambda ts: (-ts[1], ts[0])):
+            if s < least or taken >= limit:
+                break
+            f = by_type[t]
+            if workspace.real(f) not in skip:
+                taken += 1
+                out.setdefault(f, Guess(f, share.get(t, 0.0), supertype.get(t, 0.0)))
+    return list(out.values())[:room]
 
 
 HEADER_ROWS = 4  # lines above the cursor searched for the `class X` its header continues
@@ -154,7 +159,8 @@ def lift(cands: list, files: Sequence, ev, header: bool = False) -> list:
         if found is None:
             continue
         share, supertype = found
-        score = HEADER_SCORE if header and supertype > 0.0 else 100 * LIFT * share
+        score = HEADER_SCORE if header and supertype > 0.0 else \
+            100 * LIFT * share if share >= MIN_SHARE else 0.0
         f = files[c.file]
         item = f.analysis.items[c.item]
         if item.parent == -1 and item.name == type_name(f.path) and \

@@ -241,6 +241,8 @@ def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspac
 
 def _is_barrel(path: str, analysis: Analysis) -> bool:
     """A file that mostly re-exports others (its definitions are elsewhere)."""
+    if analysis.spec.resolver == "java":
+        return False  # a one-class file (`class ClosedChannelException`) re-exports nothing
     stem = os.path.basename(path).split(".")[0]
     definitions = sum(1 for it in analysis.items if it.kind != "import")
     return stem in BARREL_STEMS or definitions <= 1
