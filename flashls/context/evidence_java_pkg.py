@@ -17,6 +17,14 @@ similarity-weighted share of the siblings using it, when at least MIN_FILES simi
 siblings do (one file's habit is no pattern); the best MAX_GUESSES files above
 MIN_SHARE are read after the named ones, within the neighbor files' room, and their
 type's header is lifted to 100 x LIFT x share in the ranking (`lift`).
+
+Supertypes (session 9): a class header's `implements ScatteringByteChannel,
+GatheringByteChannel` or `extends StreamHandler` names types nowhere else in the file,
+and similar siblings name them in their own headers. Each sibling's extends /
+implements clauses are read with its words; the MAX_SUPER_GUESSES types most of the
+similar siblings extend or implement are read besides the guesses by use, and while the
+cursor is in a class header (`in_class_header`: `class X` above it, no `{` yet) their
+type's header scores HEADER_SCORE.
 """
 
 from __future__ import annotations
@@ -37,17 +45,23 @@ MIN_SIMILARITY = 0.1  # a sibling sharing less of the package's vocabulary says 
 MIN_SHARE = 0.25  # a guess weaker than this is not read
 MIN_PACKAGE = 4  # a smaller package's files are all named or not worth guessing
 LIFT = 0.9  # x100 x share: a sure guess weighs like a merged name used in the anchor
+MAX_SUPER_GUESSES = 3  # files read for the supertypes similar siblings extend / implement
+MIN_SUPER_SHARE = 0.1  # ... when this share of them (by similarity) does
 _TYPE_WORD = re.compile(r"(?<![\w$.])[A-Z][\w$]*")
-_IDS: LRUCache = LRUCache(maxsize=4096)  # (real path, stamp) -> its capitalized words
+# `extends A` / `implements B, C<D>` up to the body or a parameter list
+_SUPERS = re.compile(r"(?<![\w$])(?:extends|implements)\s+([^{;()=]*)")
+_IDS: LRUCache = LRUCache(maxsize=4096)  # (real path, stamp) -> (words, supertypes)
 
 
 @dataclass(frozen=True)
 class Guess:
     path: str
-    share: float
+    share: float  # the similarity-weighted share of the siblings using its type
+    supertype: float = 0.0  # ... of those extending or implementing it
 
 
-def _words(path: str, workspace) -> frozenset[str] | None:
+def _words(path: str, workspace) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(the file's capitalized words, those its extends / implements clauses name)."""
     stamp = workspace.stamp(path)
     if stamp is None:
         return None
@@ -57,15 +71,16 @@ def _words(path: str, workspace) -> frozenset[str] | None:
         text, _ = workspace.read_stamped(path)
         if text is None:
             return None
-        hit = _IDS[key] = frozenset(_TYPE_WORD.findall(text))
+        supers = frozenset(w for span in _SUPERS.findall(text) for w in _TYPE_WORD.findall(span))
+        hit = _IDS[key] = (frozenset(_TYPE_WORD.findall(text)), supers)
     return hit
 
 
 def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
             workspace, room: int) -> list[Guess]:
     """Package files of `resolved` that `path` does not name (not in `named`), most
-    likely first, at most min(room, MAX_GUESSES)."""
-    room = min(room, MAX_GUESSES)
+    likely first: at most MAX_GUESSES by use, then MAX_SUPER_GUESSES supertypes, and at
+    most `room` in all."""
     if analysis.spec.resolver != "java" or room <= 0:
         return []
     here = os.path.dirname(os.path.abspath(path))
@@ -77,46 +92,78 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     vocabulary = frozenset(by_type) | {own}
     current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
     skip = {workspace.real(f) for f in named}
-    def sibling(f: str) -> tuple[frozenset[str], frozenset[str]] | None:
-        words = _words(f, workspace)
-        if words is None:
+    def sibling(f: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
+        read = _words(f, workspace)
+        if read is None:
             return None
+        words, supers = read
         mine = type_name(f)
         seen = (words & vocabulary) - {mine}
-        return seen | {mine}, seen - current
+        return seen | {mine}, seen - current, (supers & vocabulary) - current - {mine}
 
-    found = tally(current, (s for s in map(sibling, package) if s is not None),
-                  MIN_SIMILARITY)
+    siblings = [s for s in map(sibling, package) if s is not None]
+    found = tally(current, ((seen, offered) for seen, offered, _ in siblings), MIN_SIMILARITY)
     total = found.total
     if total <= 0.0:
         return []
-    ranked = sorted(((s / total, t) for t, s in found.votes.items()
-                     if found.files[t] >= MIN_FILES and s / total >= MIN_SHARE),
-                    key=lambda st: (-st[0], st[1]))
-    out = []
-    for share, t in ranked:
-        f = by_type[t]
-        if workspace.real(f) not in skip:
-            out.append(Guess(f, share))
-        if len(out) >= room:
-            break
-    return out
+    share = {t: v / total for t, v in found.votes.items() if found.files[t] >= MIN_FILES}
+    # a type similar siblings extend or implement that this file does not name: its
+    # header is the line missing (`implements ScatteringByteChannel`, `extends
+    # StreamHandler`); read besides the guesses by use (`lift` raises it in a header)
+    supers = tally(current, ((seen, sup) for seen, _, sup in siblings), MIN_SIMILARITY)
+    supertype = {t: v / total for t, v in supers.votes.items() if supers.files[t] >= MIN_FILES}
+    out: dict[str, Guess] = {}
+    for shares, limit, least in ((share, MAX_GUESSES, MIN_SHARE),
+                                 (supertype, MAX_SUPER_GUESSES, MIN_SUPER_SHARE)):
+        taken = 0
+        for t, s in sorted(shares.items(), key=lambda ts: (-ts[1], ts[0])):
+            if s < least or taken >= limit:
+                break
+            f = by_type[t]
+            if workspace.real(f) not in skip:
+                taken += 1
+                out.setdefault(f, Guess(f, share.get(t, 0.0), supertype.get(t, 0.0)))
+    return list(out.values())[:room]
 
 
-def lift(cands: list, files: Sequence, ev) -> list:
+HEADER_ROWS = 4  # lines above the cursor searched for the `class X` its header continues
+HEADER_SCORE = 100.0  # a guessed supertype while the cursor is in a class header
+_DECLARES = re.compile(r"(?<![\w$])(?:class|interface|enum|record)\s+[A-Za-z_$]")
+_HEADER_ENDS = re.compile(r"[{};]|^\s*(?:\*|//|/\*)")
+
+
+def in_class_header(lines: Sequence[str], cursor_line: int) -> bool:
+    """Whether the cursor's line continues a type's header (`public abstract class
+    SocketChannel` and `extends AbstractSelectableChannel` above it, no `{` yet): the
+    next line names supertypes."""
+    for row in range(cursor_line - 1, max(-1, cursor_line - 1 - HEADER_ROWS), -1):
+        line = lines[row]
+        if _DECLARES.search(line):
+            return "{" not in line and ";" not in line
+        if _HEADER_ENDS.search(line):
+            return False
+    return False
+
+
+def lift(cands: list, files: Sequence, ev, header: bool = False) -> list:
     """The header of a guessed file's type, not used in the file, raised to its
-    guess' weight."""
-    shares = {k: f.guess for k, f in enumerate(files) if getattr(f, "guess", 0.0)}
+    guess' weight; with the cursor in a class header (`header`), a type similar
+    siblings extend or implement is raised to HEADER_SCORE."""
+    shares = {k: (f.guess, f.supertype) for k, f in enumerate(files)
+              if getattr(f, "guess", 0.0)}
     if not shares:
         return cands
     out = list(cands)
     for k, c in enumerate(cands):
-        share = shares.get(c.file)
-        if share is None:
+        found = shares.get(c.file)
+        if found is None:
             continue
+        share, supertype = found
+        score = HEADER_SCORE if header and supertype > 0.0 else \
+            100 * LIFT * share if share >= MIN_SHARE else 0.0
         f = files[c.file]
         item = f.analysis.items[c.item]
         if item.parent == -1 and item.name == type_name(f.path) and \
-                item.name not in ev.uses and c.score < 100 * LIFT * share:
-            out[k] = replace(c, score=100 * LIFT * share)
+                item.name not in ev.uses and c.score < score:
+            out[k] = replace(c, score=score)
     return out

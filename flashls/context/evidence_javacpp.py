@@ -44,7 +44,7 @@ from typing import Sequence
 
 from .evidence_c import keyword_names
 from .evidence_java import declared_receivers
-from .evidence_java_pkg import lift as lift_guessed
+from .evidence_java_pkg import in_class_header, lift as lift_guessed
 from .evidence_lang import common_pass
 from .receivers_c import declared as declared_c
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
@@ -205,7 +205,8 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
             cands = _between_siblings(cands, files, ev, near)
     if resolver in CURSOR_TYPES:
         cands = _next_to_cursor(cands, analysis, files, ev, cursor_line)
-        cands = lift_guessed(cands, files, ev)  # package files read for their siblings
+        cands = lift_guessed(cands, files, ev, resolver == "java" and  # package files
+                             in_class_header(analysis.lines, cursor_line))  # siblings use
     if resolver in COMMON_PASS:
         cands = common_pass(cands, analysis, files, ev, cursor_line)
     return cands

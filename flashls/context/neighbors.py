@@ -48,6 +48,12 @@ class NeighborFile:
     analysis: Analysis
     rank: int  # order of its import
     guess: float = 0.0  # Java: a package file read for its siblings' use (the share)
+    supertype: float = 0.0  # ... the share of them extending / implementing its type
+
+
+def _guess_shares(guess) -> tuple[float, float]:
+    """(share, supertype share) of a guessed Java package file; (0, 0) for the rest."""
+    return (guess.share, guess.supertype) if guess is not None else (0.0, 0.0)
 
 
 LINE_PREFIX_TOKENS = 1  # the FIM prompt sends parts as comments: `# ` / `// ` per line
@@ -108,7 +114,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     named = order_neighbors(symbols, direct)
     queue = [(f, False) for f in order_files(spec.resolver, symbols, named, workspace,
                                              room=cap, current=path)]
-    guessed = {g.path: g.share for g in java_guesses(
+    guessed = {g.path: g for g in java_guesses(
         path, symbols, direct, named, workspace, cap - len(queue))}
     queue += [(f, True) for f in guessed]  # Java: package files its siblings use
     seen = {workspace.real(path)} | {workspace.real(f) for f, _ in queue}
@@ -139,7 +145,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
         if analysis is None:  # left for the background
             continue
         out.append(NeighborFile(file, workspace.relative(file), analysis, rank,
-                                guessed.get(file, 0.0)))
+                                *_guess_shares(guessed.get(file))))
         if not hopped and _is_barrel(file, analysis):
             # index.ts / __init__.py / mod.rs re-export their neighbors: follow once,
             # the files defining what this file imports first (a barrel of a hundred
@@ -235,6 +241,8 @@ def _barrel_index(barrel_key: tuple, targets: Sequence[str], workspace: Workspac
 
 def _is_barrel(path: str, analysis: Analysis) -> bool:
     """A file that mostly re-exports others (its definitions are elsewhere)."""
+    if analysis.spec.resolver == "java":
+        return False  # a one-class file (`class ClosedChannelException`) re-exports nothing
     stem = os.path.basename(path).split(".")[0]
     definitions = sum(1 for it in analysis.items if it.kind != "import")
     return stem in BARREL_STEMS or definitions <= 1
