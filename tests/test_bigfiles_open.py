@@ -276,7 +276,8 @@ def test_a_big_neighbor_is_analyzed_in_the_background_then_joins(tmp_path, monke
     assert analysis.stats["chunks_extracted"] - before < 10
     assert told and len(NEIGHBORS.pending) == 1  # the server is told, then runs it:
     while (steps := NEIGHBORS.next_steps()) is not None:
-        assert sum(1 for _ in steps) > 10  # in slices
+        # in slices (how many depends on the machine's speed: 4 ms each)
+        assert sum(1 for _ in steps) >= 2
     later = neighbor_files(pdoc.spec, path, mine, workspace, {}, background=True)
     assert [f.source for f in later] == ["helpers.py", "small.py"]
     # exactly what an analysis on the spot gives (a direct caller's)
