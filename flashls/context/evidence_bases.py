@@ -182,7 +182,7 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
                 if score > c.score:
                     if out is cands:
                         out = list(cands)
-                    out[k] = replace(c, score=score)
+                    out[k] = c.rescored(score)
             continue
         if use is None or not use.attribute or qs.isdisjoint(use.qualifiers):
             continue

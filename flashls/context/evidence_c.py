@@ -198,6 +198,6 @@ def keyword_names(cands: list, analysis, files: Sequence) -> list:
     for k, c in enumerate(cands):
         items = files[c.file].analysis.items if c.file >= 0 else analysis.items
         if items[c.item].name in KEYWORDS:
-            out[k] = replace(c, score=c.score * KEYWORD_FACTOR)
+            out[k] = c.rescored(c.score * KEYWORD_FACTOR)
     return out
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 from cachetools import LRUCache
@@ -165,5 +165,5 @@ def lift(cands: list, files: Sequence, ev, header: bool = False) -> list:
         item = f.analysis.items[c.item]
         if item.parent == -1 and item.name == type_name(f.path) and \
                 item.name not in ev.uses and c.score < score:
-            out[k] = replace(c, score=score)
+            out[k] = c.rescored(score)
     return out

@@ -39,7 +39,6 @@ Session 7, for both:
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Sequence
 
 from .evidence_c import keyword_names
@@ -106,7 +105,7 @@ def _next_to_cursor(cands: list, analysis, files: Sequence, ev, cursor_line: int
         return cands
     out = list(cands)
     for k in lifted:
-        out[k] = replace(cands[k], score=CURSOR_TYPE_MEMBER)
+        out[k] = cands[k].rescored(CURSOR_TYPE_MEMBER)
     return out
 
 
@@ -165,7 +164,7 @@ def _between_siblings(cands: list, files: Sequence, ev, near_rows: dict[str, int
                     lifted.add((f_index, index))
     if not lifted:
         return cands
-    return [replace(c, score=SIBLING_SCORE) if (c.file, c.item) in lifted and
+    return [c.rescored(SIBLING_SCORE) if (c.file, c.item) in lifted and
             c.score < SIBLING_SCORE else c for c in cands]
 
 

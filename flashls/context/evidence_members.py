@@ -264,7 +264,7 @@ def _declared_near(cands: list, files: Sequence, ev, declared: dict, near_use: d
         if score > c.score:
             if out is cands:
                 out = list(cands)
-            out[k] = replace(c, score=score)
+            out[k] = c.rescored(score)
     return out
 
 

@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 from .evidence_bases import lift as lift_bases
@@ -72,7 +71,7 @@ def revise(resolver: str, files: Sequence, cands: list) -> list:
         if n:
             if out is cands:
                 out = list(cands)
-            out[k] = replace(c, score=c.score * OVERLOAD ** n)
+            out[k] = c.rescored(c.score * OVERLOAD ** n)
     return out
 
 
@@ -132,7 +131,7 @@ def outline_repeats(cands: list, outline_items: Sequence) -> list:
         if n:
             if out is cands:
                 out = list(cands)
-            out[k] = replace(cands[k], score=cands[k].score * OUTLINE_REPEAT ** n)
+            out[k] = cands[k].rescored(cands[k].score * OUTLINE_REPEAT ** n)
     return out
 
 
@@ -165,5 +164,5 @@ def _imports_weighed(cands: list, analysis) -> list:
     if f == 1.0:
         return cands
     items = analysis.items
-    return [replace(c, score=c.score * f) if c.file < 0 and items[c.item].kind == "import"
+    return [c.rescored(c.score * f) if c.file < 0 and items[c.item].kind == "import"
             else c for c in cands]

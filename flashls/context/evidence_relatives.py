@@ -19,7 +19,6 @@ as it won on dev).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 from .name_family import KINDS, bonuses, relatives, words
@@ -104,5 +103,5 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
             continue
         if out is cands:
             out = list(cands)
-        out[k] = replace(c, score=c.score + SCALE * b)
+        out[k] = c.rescored(c.score + SCALE * b)
     return out

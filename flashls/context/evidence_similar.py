@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import replace
 from typing import Sequence
 
 from cachetools import LRUCache
@@ -153,5 +152,5 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
             continue
         if out is cands:
             out = list(cands)
-        out[k] = replace(c, score=c.score + 100 * WEIGHT * share)
+        out[k] = c.rescored(c.score + 100 * WEIGHT * share)
     return out

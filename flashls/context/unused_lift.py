@@ -7,7 +7,6 @@ the file yet) is the same last step for both, kept here once.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 
@@ -25,5 +24,5 @@ def lift_unused(cands: list, files: Sequence, ev, bonuses: dict[str, float],
         item = items_of[c.file][c.item]
         b = bonuses.get(item.name)
         if b and item.kind in kinds and item.name not in ev.uses:
-            out[k] = replace(c, score=c.score + b)
+            out[k] = c.rescored(c.score + b)
     return out
