@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 from cachetools import TTLCache
 
@@ -30,9 +31,19 @@ def _boundary(text: str, i: int) -> bool:
     return not (_is_word(text[i - 1]) and _is_word(text[i]))
 
 
+def encoded(text: str) -> bytes:
+    """The bytes a key hashes (lone surrogates of a broken document included)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def hash_state(text: str = "") -> Any:
+    """A running hash of `text` that more text can extend; a key is its digest."""
+    return hashlib.blake2b(encoded(text), digest_size=16)
+
+
 def text_key(text: str) -> str:
     """The key of the text before the cursor."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return hash_state(text).hexdigest()
 
 
 def suffix_key(text: str) -> str:
@@ -92,8 +103,7 @@ class SuggestionCache:
     def put_suggestion(self, before: str, after: str, scope: str, value: CachedSuggestion,
                        line_break: str = "\n") -> None:
         """Store `value` at `before` plus forwarding entries for typing along it."""
-        running = hashlib.blake2b(before.encode("utf-8", "surrogatepass"), digest_size=16)
-        self.put_keyed(running, suffix_key(after), scope, value)
+        self.put_keyed(hash_state(before), suffix_key(after), scope, value)
 
     def put_keyed(self, before_state, after_key: str, scope: str,
                   value: CachedSuggestion) -> None:
@@ -113,7 +123,7 @@ class SuggestionCache:
                 self._entries[key] = CachedSuggestion(remaining, value.replace_suffix,
                                                       value.model, value.origin_id)
             if i < len(text):  # hash `before + text[:i+1]` without copying `before`
-                running.update(text[i].encode("utf-8", "surrogatepass"))
+                running.update(encoded(text[i]))
         self._shrink()
 
     def _shrink(self) -> None:

@@ -15,22 +15,17 @@ those of the whole texts (a stream's digest does not depend on where it was spli
 from __future__ import annotations
 
 import bisect
-import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..context.document import Document
+from .cache import encoded, hash_state, suffix_key
 
 DOCUMENTS_KEPT = 8  # documents whose piece states are remembered (a few bytes each)
 
 
-def new_state() -> Any:
-    return hashlib.blake2b(digest_size=16)
-
-
-def _encoded(text: str) -> bytes:
-    return text.encode("utf-8", "surrogatepass")
+_encoded = encoded  # (a module name of its own: a test counts what is hashed)
 
 
 @dataclass(frozen=True)
@@ -46,8 +41,8 @@ class TextKeys:
 @dataclass
 class _Chain:
     pieces: tuple[str, ...]
-    forward: list = field(default_factory=lambda: [new_state()])  # [k]: pieces[:k]
-    backward: list = field(default_factory=lambda: [new_state()])  # [k]: last k, reversed
+    forward: list = field(default_factory=lambda: [hash_state()])  # [k]: pieces[:k]
+    backward: list = field(default_factory=lambda: [hash_state()])  # [k]: last k, reversed
 
     def follow(self, pieces: tuple[str, ...]) -> None:
         """Keep the states over the pieces `pieces` shares with the last version at
@@ -102,7 +97,7 @@ class KeyIndex:
         while len(self._chains) > self.kept:
             self._chains.popitem(last=False)
         if not pieces:
-            return TextKeys(new_state(), new_state().hexdigest(), new_state().hexdigest())
+            return TextKeys(hash_state(), hash_state().hexdigest(), hash_state().hexdigest())
         p = max(0, bisect.bisect_right(starts, offset) - 1)
         cut = offset - starts[p]
         before = chain.forward_state(p).copy()
@@ -117,8 +112,5 @@ class KeyIndex:
 
 def plain_keys(before: str, after: str) -> TextKeys:
     """The same keys computed from the two texts whole (a virtual document)."""
-    state = new_state()
-    state.update(_encoded(before))
-    tail = new_state()
-    tail.update(_encoded(after[::-1]))
-    return TextKeys(state, state.hexdigest(), tail.hexdigest())
+    state = hash_state(before)
+    return TextKeys(state, state.hexdigest(), suffix_key(after))
