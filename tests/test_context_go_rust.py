@@ -520,3 +520,26 @@ def test_rust_a_functions_own_name_is_no_echo():
     assert echoed_names(analysis, (3, 9)) == {"grow", "shrink", "grow_to", "to_shrink"}
     analysis = NS(items=[NS(start=3, name="size_hint", kind="function")])
     assert echoed_names(analysis, (3, 9)) == {"size", "hint"}  # never `size_hint` itself
+
+
+ERROR_TRAITS = ("pub enum ErrorKind {\n    MapRes,\n}\n\n"
+                "pub trait FromExternalError<I, E> {\n"
+                "    fn from_external_error(input: I, kind: ErrorKind, e: E) -> Self;\n}\n\n"
+                "pub trait Unrelated {\n    fn unrelated(&self) -> u8;\n}\n")
+
+
+def test_rust_member_of_a_bound_trait_is_evidence_before_its_first_use(tmp_path):
+    # nom's map_res: `E: FromExternalError<I, E2>` and the line being written is the
+    # only `E::from_external_error(..)` of the file
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/error.rs": ERROR_TRAITS,
+        "src/lib.rs": "mod error;\nuse crate::error::{ErrorKind, FromExternalError, Unrelated};\n\n"
+                      "pub fn map_res<I, E, E2>(i: I, r: Result<u8, E2>) -> Result<u8, E>\n"
+                      "where\n    E: FromExternalError<I, E2>,\n{\n    match r {\n"
+                      "        Ok(v) => Ok(v),\n        Err(e) => todo!(),\n    }\n}\n",
+    })
+    needle = "Err(e) => todo"
+    bound = _member_score(tmp_path, "src/lib.rs", needle, "FromExternalError",
+                          "from_external_error")
+    assert bound >= 50
+    assert _member_score(tmp_path, "src/lib.rs", needle, "Unrelated", "unrelated") < 5
