@@ -123,3 +123,41 @@ def test_rust_attributes_over_several_lines_are_left_out_whole():
             "#[inline]", "pub fn parse(&self) -> Ast {"]
     assert without_attributes(head) == ["pub fn parse(&self) -> Ast {"]
     assert without_attributes(["#[test]"]) == ["#[test]"]  # nothing else: unchanged
+
+
+def _map_crate(fillers: int) -> dict[str, str]:
+    """The 2018 module layout (indexmap's shape): `src/map.rs` declares `mod core;`
+    (`src/map/core.rs`, defining `Entry`) and re-exports it; `lib.rs` re-exports
+    `map::{Entry, IndexMap}`; `src/set.rs` imports the crate root's names."""
+    files = {"Cargo.toml": CARGO}
+    files["src/lib.rs"] = ("".join(f"pub mod f{k:02};\n" for k in range(fillers)) +
+                           "pub mod map;\npub mod set;\npub use crate::map::{Entry, IndexMap};\n")
+    for k in range(fillers):
+        files[f"src/f{k:02}.rs"] = f"pub struct F{k:02};\n"
+    files["src/map.rs"] = ("mod core;\nmod iter;\n\npub use self::core::Entry;\n\n"
+                           "pub struct IndexMap<K, V> {\n    core: core::IndexMapCore<K, V>,\n}\n\n"
+                           "impl<K, V> IndexMap<K, V> {\n    pub fn new() -> Self {\n"
+                           "        todo!()\n    }\n}\n")
+    files["src/map/core.rs"] = ("pub struct IndexMapCore<K, V> {\n    pub entries: Vec<(K, V)>,\n}\n\n"
+                                "pub enum Entry<'a, K, V> {\n    Occupied(&'a mut K),\n"
+                                "    Vacant(&'a mut V),\n}\n")
+    files["src/map/iter.rs"] = "pub struct Iter;\n"
+    files["src/set.rs"] = ("use crate::{Entry, IndexMap};\n\npub fn insert(m: &mut IndexMap<u8, ()>) {\n"
+                           "    let e = 0;\n}\n")
+    return files
+
+
+def test_a_module_file_over_a_directory_of_submodules_is_followed_like_a_mod_rs(tmp_path):
+    # `lib.rs` -> `map.rs` (not named mod.rs, but declaring `mod core;`) -> `map/core.rs`
+    write(tmp_path, _map_crate(fillers=2))
+    got = _neighbors(tmp_path, "src/set.rs")
+    assert "src/map.rs" in got and "src/map/core.rs" in got
+    assert "src/map/iter.rs" not in got  # the second hop reads the name's file only
+
+
+def test_declares_submodules_is_not_a_lone_mod_tests():
+    from flashls.context.rust_reexports import declares_submodules
+    spec = language_for("", "map.rs")
+    assert declares_submodules(analyze(spec, "mod core;\npub struct A;\n", ("ds", 1)))
+    assert not declares_submodules(analyze(spec, "#[cfg(test)]\nmod tests;\n", ("ds", 2)))
+    assert not declares_submodules(analyze(spec, "mod inline {\n    fn f() {}\n}\n", ("ds", 3)))
