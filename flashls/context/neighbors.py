@@ -27,7 +27,7 @@ from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
 from .outline import closure, render
-from .rust_reexports import declares_submodules, deep_barrel, reexported_names
+from .rust_reexports import deep_barrel, reexported_names
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens
 from .workspace import Workspace, path_from_uri
@@ -162,7 +162,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                 if real_next not in seen:
                     seen.add(real_next)
                     queue.append((nxt, True))
-        elif hopped is True and _deep(spec, file, analysis) and _is_barrel(file, analysis):
+        elif hopped is True and _deep(spec, file) and _is_barrel(file, analysis):
             _second_hop(file_spec, file, analysis, key, workspace, spot, wanted, queue, seen)
     return out
 
@@ -170,12 +170,10 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
 DEEP_BARRELS = True  # Python, JS/TS, Rust: a barrel a barrel re-exports is followed too
 
 
-def _deep(spec: LanguageSpec, path: str, analysis: Analysis | None = None) -> bool:
-    """Whether `path` is a barrel by name worth a second hop (Python, JS/TS, Rust; for
-    Rust with `analysis`, also a `map.rs` declaring `mod core;`)."""
+def _deep(spec: LanguageSpec, path: str) -> bool:
+    """Whether `path` is a barrel by name worth a second hop (Python, JS/TS, Rust)."""
     if spec.resolver == "rust":
-        return DEEP_BARRELS and (deep_barrel(path) or analysis is not None and
-                                 declares_submodules(analysis))
+        return DEEP_BARRELS and deep_barrel(path)
     return DEEP_BARRELS and spec.resolver in ("python", "js") and \
         os.path.basename(path).split(".")[0] in ("index", "__init__")
 
@@ -246,12 +244,8 @@ def _is_barrel(path: str, analysis: Analysis) -> bool:
     if analysis.spec.resolver == "java":
         return False  # a one-class file (`class ClosedChannelException`) re-exports nothing
     stem = os.path.basename(path).split(".")[0]
-    if stem in BARREL_STEMS:
-        return True
-    if analysis.spec.resolver == "rust" and declares_submodules(analysis):
-        return True  # `map.rs` over `map/core.rs`: the 2018 layout's `map/mod.rs`
     definitions = sum(1 for it in analysis.items if it.kind != "import")
-    return definitions <= 1
+    return stem in BARREL_STEMS or definitions <= 1
 
 
 def usage_distances(lines: Sequence[str], cursor_line: int, names: set[str],

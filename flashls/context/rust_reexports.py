@@ -24,22 +24,12 @@ from .memo import PerAnalysis, line_identifiers
 
 RUST_BARREL_STEMS = frozenset({"mod", "lib"})
 _PUB_USE = re.compile(r"^\s*pub(?:\([^)]*\))?\s+use\b")
-_TEST_MODULES = frozenset({"tests", "test", "bench", "benches"})
 _USE_WORDS = frozenset({"pub", "use", "crate", "self", "super", "as", "in"})
 
 
 def deep_barrel(path: str) -> bool:
     """A Rust module file that declares submodules by convention (`mod.rs`, `lib.rs`)."""
     return path.endswith(".rs") and os.path.basename(path)[:-3] in RUST_BARREL_STEMS
-
-
-def declares_submodules(analysis) -> bool:
-    """A Rust file declaring modules of its own (`mod core;`): in the 2018 layout
-    `src/map.rs` with `src/map/core.rs` is what `src/map/mod.rs` is in the older one,
-    a module file re-exporting its submodules (`pub use self::core::{Entry, ..}`).
-    A `mod tests;` alone does not make one."""
-    return any(imp.kind == "mod_item" and imp.path not in _TEST_MODULES
-               for imp in analysis.imports)
 
 
 def _compute_reexported(analysis) -> frozenset[str]:
