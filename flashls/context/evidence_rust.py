@@ -308,8 +308,12 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     stems = [_stem(f.path) for f in files] if std_names else []
     echoed = echoed_names(analysis, ev.anchor)
     sizes = _trait_sizes(files, recv.bounds) if recv.bounds else None
+    makers = _makers(analysis, files, ev.anchor)
     out = []
     for c in cands:
+        if makers and c.file >= 0 and (c.file, c.item) in makers and c.score < MAKER_SCORE:
+            out.append(c.rescored(MAKER_SCORE))
+            continue
         if sizes and c.file >= 0:
             lifted = _bound_member(items_of[c.file], c, sizes[c.file])
             if lifted is not None:
@@ -360,6 +364,35 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             score = c.score * TRAIT_IMPL
         out.append(c.rescored(score))
     return out
+
+
+MAKER_SCORE = 85.0  # a neighbor's function making the type the anchor returns
+MAX_MAKERS = 3  # ... when no more than this many do (nom's parsers all make `IResult`)
+
+
+def _makers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
+            ) -> frozenset[tuple[int, int]]:
+    """(file, item) of the neighbors' top-level functions whose result is the type the
+    anchor function returns: itertools' `fn merge_by(..) -> MergeBy<..>` is written
+    `adaptors::merge_by_new(self, ..)`, and that call is often its whole body."""
+    lo, hi = anchor
+    item = next((it for it in analysis.items if it.start == lo and it.kind in _CALLABLE), None)
+    if item is None or not item.lines:
+        return frozenset()
+    lines = analysis.lines
+    head = _header_row(lines, lo, hi)
+    wanted = result_type(" ".join(lines[head:min(hi, head + 4) + 1]), None)
+    if not wanted or wanted == "Self" or wanted in _WRAPPERS:  # `Result<(), E>`: unknown
+        return frozenset()
+    out = []
+    for f_index, f in enumerate(files):
+        results = file_facts(f.analysis).results
+        for i, it in enumerate(f.analysis.items):
+            if it.parent == -1 and it.kind == "function" and wanted in results.get(it.name, ()):
+                out.append((f_index, i))
+                if len(out) > MAX_MAKERS:
+                    return frozenset()
+    return frozenset(out)
 
 
 BOUND_MEMBER = 60.0  # a member of a trait the anchor's generic parameters are bound by
