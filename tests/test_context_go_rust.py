@@ -545,6 +545,12 @@ def test_rust_member_of_a_bound_trait_is_evidence_before_its_first_use(tmp_path)
     assert _member_score(tmp_path, "src/lib.rs", needle, "Unrelated", "unrelated") < 5
 
 
+def lib_scores(root: Path, modules: dict[str, str], lib: str, needle: str) -> dict:
+    """`scores` for the cursor at `needle` in a crate of `modules` and this `src/lib.rs`."""
+    write(root, {"Cargo.toml": CARGO, **modules, "src/lib.rs": lib})
+    return scores(root, "src/lib.rs", needle)
+
+
 ADAPTORS = ("pub struct MergeBy<I, J, F> {\n    a: I,\n    b: J,\n    f: F,\n}\n\n"
             "pub fn merge_by_new<I, J, F>(a: I, b: J, f: F) -> MergeBy<I, J, F> {\n"
             "    MergeBy { a, b, f }\n}\n\n"
@@ -554,12 +560,10 @@ ADAPTORS = ("pub struct MergeBy<I, J, F> {\n    a: I,\n    b: J,\n    f: F,\n}\n
 def test_rust_function_making_the_type_the_anchor_returns_is_evidence(tmp_path):
     # itertools: `fn merge_by(..) -> MergeBy<..> { adaptors::merge_by_new(self, ..) }`,
     # the call being written is the body's only line
-    write(tmp_path, {
-        "Cargo.toml": CARGO, "src/adaptors.rs": ADAPTORS,
-        "src/lib.rs": "mod adaptors;\nuse crate::adaptors::MergeBy;\n\npub trait Tools {\n"
-                      "    fn merge_by<J, F>(self, other: J, f: F) -> MergeBy<Self, J, F>\n"
-                      "    where\n        Self: Sized,\n    {\n        todo!()\n    }\n}\n",
-    })
-    table = scores(tmp_path, "src/lib.rs", "todo!()")
+    table = lib_scores(tmp_path, {"src/adaptors.rs": ADAPTORS},
+                       "mod adaptors;\nuse crate::adaptors::MergeBy;\n\npub trait Tools {\n"
+                       "    fn merge_by<J, F>(self, other: J, f: F) -> MergeBy<Self, J, F>\n"
+                       "    where\n        Self: Sized,\n    {\n        todo!()\n    }\n}\n",
+                       "todo!()")
     assert score(table, "src/adaptors.rs", "pub fn merge_by_new") >= 80
     assert score(table, "src/adaptors.rs", "pub fn unrelated_new") < 50

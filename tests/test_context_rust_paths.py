@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from flashls.context.rust_paths import turbofish_paths
-from tests.files import write
-from tests.test_context_go_rust import CARGO, score, scores
+from tests.test_context_go_rust import lib_scores, score
 
 
 def test_turbofish_paths_read_the_type_before_the_generic_arguments():
@@ -24,13 +23,10 @@ VEC = ("pub struct SmallVec<A> {\n    a: A,\n}\n\n"
 
 
 def test_a_turbofish_path_call_names_its_impl(tmp_path):
-    write(tmp_path, {
-        "Cargo.toml": CARGO, "src/vec.rs": VEC,
-        "src/lib.rs": "mod vec;\nuse crate::vec::{Other, SmallVec};\n\nfn t() {\n"
-                      "    let v = SmallVec::<[u8; 2]>::from_iter(0..3);\n    let o: Other;\n"
-                      "    let w = 0;\n}\n",
-    })
-    table = scores(tmp_path, "src/lib.rs", "let w = 0")
+    table = lib_scores(tmp_path, {"src/vec.rs": VEC},
+                       "mod vec;\nuse crate::vec::{Other, SmallVec};\n\nfn t() {\n"
+                       "    let v = SmallVec::<[u8; 2]>::from_iter(0..3);\n    let o: Other;\n"
+                       "    let w = 0;\n}\n", "let w = 0")
     sig = "fn from_iter<I: IntoIterator<Item = u8>>(it: I) -> "
     assert score(table, "src/vec.rs", sig + "SmallVec") >= 80
     assert score(table, "src/vec.rs", sig + "SmallVec") > score(table, "src/vec.rs", sig + "Other")
