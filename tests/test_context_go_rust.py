@@ -520,3 +520,50 @@ def test_rust_a_functions_own_name_is_no_echo():
     assert echoed_names(analysis, (3, 9)) == {"grow", "shrink", "grow_to", "to_shrink"}
     analysis = NS(items=[NS(start=3, name="size_hint", kind="function")])
     assert echoed_names(analysis, (3, 9)) == {"size", "hint"}  # never `size_hint` itself
+
+
+ERROR_TRAITS = ("pub enum ErrorKind {\n    MapRes,\n}\n\n"
+                "pub trait FromExternalError<I, E> {\n"
+                "    fn from_external_error(input: I, kind: ErrorKind, e: E) -> Self;\n}\n\n"
+                "pub trait Unrelated {\n    fn unrelated(&self) -> u8;\n}\n")
+
+
+def test_rust_member_of_a_bound_trait_is_evidence_before_its_first_use(tmp_path):
+    # nom's map_res: `E: FromExternalError<I, E2>` and the line being written is the
+    # only `E::from_external_error(..)` of the file
+    write(tmp_path, {
+        "Cargo.toml": CARGO, "src/error.rs": ERROR_TRAITS,
+        "src/lib.rs": "mod error;\nuse crate::error::{ErrorKind, FromExternalError, Unrelated};\n\n"
+                      "pub fn map_res<I, E, E2>(i: I, r: Result<u8, E2>) -> Result<u8, E>\n"
+                      "where\n    E: FromExternalError<I, E2>,\n{\n    match r {\n"
+                      "        Ok(v) => Ok(v),\n        Err(e) => todo!(),\n    }\n}\n",
+    })
+    needle = "Err(e) => todo"
+    bound = _member_score(tmp_path, "src/lib.rs", needle, "FromExternalError",
+                          "from_external_error")
+    assert bound >= 50
+    assert _member_score(tmp_path, "src/lib.rs", needle, "Unrelated", "unrelated") < 5
+
+
+def lib_scores(root: Path, modules: dict[str, str], lib: str, needle: str) -> dict:
+    """`scores` for the cursor at `needle` in a crate of `modules` and this `src/lib.rs`."""
+    write(root, {"Cargo.toml": CARGO, **modules, "src/lib.rs": lib})
+    return scores(root, "src/lib.rs", needle)
+
+
+ADAPTORS = ("pub struct MergeBy<I, J, F> {\n    a: I,\n    b: J,\n    f: F,\n}\n\n"
+            "pub fn merge_by_new<I, J, F>(a: I, b: J, f: F) -> MergeBy<I, J, F> {\n"
+            "    MergeBy { a, b, f }\n}\n\n"
+            "pub fn unrelated_new(n: u8) -> u8 {\n    n\n}\n")
+
+
+def test_rust_function_making_the_type_the_anchor_returns_is_evidence(tmp_path):
+    # itertools: `fn merge_by(..) -> MergeBy<..> { adaptors::merge_by_new(self, ..) }`,
+    # the call being written is the body's only line
+    table = lib_scores(tmp_path, {"src/adaptors.rs": ADAPTORS},
+                       "mod adaptors;\nuse crate::adaptors::MergeBy;\n\npub trait Tools {\n"
+                       "    fn merge_by<J, F>(self, other: J, f: F) -> MergeBy<Self, J, F>\n"
+                       "    where\n        Self: Sized,\n    {\n        todo!()\n    }\n}\n",
+                       "todo!()")
+    assert score(table, "src/adaptors.rs", "pub fn merge_by_new") >= 80
+    assert score(table, "src/adaptors.rs", "pub fn unrelated_new") < 50

@@ -29,6 +29,7 @@ from typing import Iterable, Sequence
 
 from .evidence_c import anchor_items
 from .evidence_java import CHAINING, chained_member, declared_receivers, receiver_dialect
+from .rust_paths import turbofish_paths
 from .memo import LINE_MEMO_SIZE, line_identifiers
 from .moved_items import item_starts
 
@@ -152,6 +153,9 @@ def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, g
             names.setdefault(n, set()).add(q)
         if go in CHAINING and (n := chained_member(line)):  # `.appendValue(..)` of a chain
             names.setdefault(n, set()).add("")
+        if go == "rust" and "::<" in line:  # `SmallVec::<[u8; 2]>::from_iter(..)`
+            for q, n in turbofish_paths(line):
+                names.setdefault(n, set()).add(q)
         if ":" in line or "=" in line or go is True or go == "java":
             typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
 

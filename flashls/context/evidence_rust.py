@@ -204,6 +204,9 @@ class Receivers:
     # type -> the traits it has here: bounds of the generic parameters in scope
     # (`impl<B: Buf> Reader<B>`), traits the crate implements for it (`impl Buf for Bytes`)
     traits: dict[str, frozenset[str]] = field(default_factory=dict)
+    # the traits the anchor's generic parameters are bound by (`F: Float`, `where E:
+    # FromExternalError<I, E2>`), its impl block's included
+    bounds: frozenset[str] = frozenset()
 
     def of(self, qualifier: str) -> frozenset[str]:
         got = self.local.get(qualifier)
@@ -258,7 +261,7 @@ def receivers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]) 
     for t, b in list(implements.items()) + list(own.implements.items()):
         traits[t] = traits.get(t, frozenset()) | b
     return Receivers({k: frozenset(v) for k, v in local.items()}, (fields, own.fields),
-                     traits)
+                     traits, frozenset(t for b in bounds.values() for t in b))
 
 
 def _let_line(lines, row: int) -> str:
@@ -304,8 +307,18 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     std_names = std_imported(analysis)
     stems = [_stem(f.path) for f in files] if std_names else []
     echoed = echoed_names(analysis, ev.anchor)
+    sizes = _trait_sizes(files, recv.bounds) if recv.bounds else None
+    makers = _makers(analysis, files, ev.anchor)
     out = []
     for c in cands:
+        if makers and c.file >= 0 and (c.file, c.item) in makers and c.score < MAKER_SCORE:
+            out.append(c.rescored(MAKER_SCORE))
+            continue
+        if sizes and c.file >= 0:
+            lifted = _bound_member(items_of[c.file], c, sizes[c.file])
+            if lifted is not None:
+                out.append(lifted)
+                continue
         if echoed and c.file >= 0 and c.score < ECHO_SCORE and \
                 _echoes(items_of[c.file], c.item, echoed):
             # `fn test_insert_many_overflow`: `insert_many` is what it exercises
@@ -351,6 +364,65 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             score = c.score * TRAIT_IMPL
         out.append(c.rescored(score))
     return out
+
+
+MAKER_SCORE = 85.0  # a neighbor's function making the type the anchor returns
+MAX_MAKERS = 3  # ... when no more than this many do (nom's parsers all make `IResult`)
+
+
+def _makers(analysis, files: Sequence[NeighborFile], anchor: tuple[int, int]
+            ) -> frozenset[tuple[int, int]]:
+    """(file, item) of the neighbors' top-level functions whose result is the type the
+    anchor function returns: itertools' `fn merge_by(..) -> MergeBy<..>` is written
+    `adaptors::merge_by_new(self, ..)`, and that call is often its whole body."""
+    lo, hi = anchor
+    item = next((it for it in analysis.items if it.start == lo and it.kind in _CALLABLE), None)
+    if item is None or not item.lines:
+        return frozenset()
+    lines = analysis.lines
+    head = _header_row(lines, lo, hi)
+    wanted = result_type(" ".join(lines[head:min(hi, head + 4) + 1]), None)
+    if not wanted or wanted == "Self" or wanted in _WRAPPERS:  # `Result<(), E>`: unknown
+        return frozenset()
+    out = []
+    for f_index, f in enumerate(files):
+        results = file_facts(f.analysis).results
+        for i, it in enumerate(f.analysis.items):
+            if it.parent == -1 and it.kind == "function" and wanted in results.get(it.name, ()):
+                out.append((f_index, i))
+                if len(out) > MAX_MAKERS:
+                    return frozenset()
+    return frozenset(out)
+
+
+BOUND_MEMBER = 60.0  # a member of a trait the anchor's generic parameters are bound by
+BOUND_ROOM = 8  # ... full score for a trait of this many members, less for a larger one
+
+
+def _trait_sizes(files: Sequence[NeighborFile], bounds: frozenset[str]
+                 ) -> list[dict[int, int]]:
+    """Per neighbor file: its traits named in `bounds` (item index -> member count)."""
+    out = []
+    for f in files:
+        items = f.analysis.items
+        found = {i: 0 for i, it in enumerate(items) if it.kind == "trait" and it.name in bounds}
+        if found:
+            for it in items:
+                if it.parent in found:
+                    found[it.parent] += 1
+        out.append(found)
+    return out
+
+
+def _bound_member(items, c, traits: dict[int, int]):
+    """`c` lifted to BOUND_MEMBER when it is a member of a bound trait: `F: Float` asks
+    for Float's associated items (`F::EXPONENT_BIAS`, `b.is_special()` with `b: F`),
+    whose only use may be the line being written. None when it is not, or scores more."""
+    parent = items[c.item].parent
+    if parent not in traits:
+        return None
+    score = BOUND_MEMBER * min(1.0, BOUND_ROOM / max(1, traits[parent]))
+    return c.rescored(score) if score > c.score else None
 
 
 ECHO_SCORE = 90.0  # a function the enclosing function's name spells (its test, its variant)
