@@ -47,7 +47,6 @@ MIN_PACKAGE = 4  # a smaller package's files are all named or not worth guessing
 LIFT = 0.9  # x100 x share: a sure guess weighs like a merged name used in the anchor
 MAX_SUPER_GUESSES = 3  # files read for the supertypes similar siblings extend / implement
 MIN_SUPER_SHARE = 0.1  # ... when this share of them (by similarity) does
-MIN_SUPER_FILES = 2  # ... and at least this many similar siblings do
 _TYPE_WORD = re.compile(r"(?<![\w$.])[A-Z][\w$]*")
 # `extends A` / `implements B, C<D>` up to the body or a parameter list
 _SUPERS = re.compile(r"(?<![\w$])(?:extends|implements)\s+([^{;()=]*)")
@@ -112,8 +111,7 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     # header is the line missing (`implements ScatteringByteChannel`, `extends
     # StreamHandler`); read besides the guesses by use (`lift` raises it in a header)
     supers = tally(current, ((seen, sup) for seen, _, sup in siblings), MIN_SIMILARITY)
-    supertype = {t: v / total for t, v in supers.votes.items()
-                 if supers.files[t] >= MIN_SUPER_FILES}
+    supertype = {t: v / total for t, v in supers.votes.items() if supers.files[t] >= MIN_FILES}
     out: dict[str, Guess] = {}
     for shares, limit, least in ((share, MAX_GUESSES, MIN_SHARE),
                                  (supertype, MAX_SUPER_GUESSES, MIN_SUPER_SHARE)):
