@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from flashls.context import ranking
-from flashls.context.evidence_java import STATIC_MEMBER, static_members
+from flashls.context import evidence_java
+from flashls.context.evidence_java import MEASURED_STATIC_MEMBER, static_members
 from flashls.context.neighbors import neighbor_files
 from tests.test_context_javacpp_s7 import _open
 
@@ -34,14 +35,16 @@ def test_java_static_members_are_the_static_ones_and_an_interfaces_fields(tmp_pa
     assert {codes.items[k].name for k in static_members(codes.items)} == {"OK"}
 
 
-def test_java_an_unused_static_member_of_a_static_qualifier_scores_as_named(tmp_path):
+def test_java_an_unused_static_member_of_a_static_qualifier_scores_as_named(tmp_path,
+                                                                          monkeypatch):
     # java.util.stream's Stream.java: `StreamSupport.stream(..)` 80 lines up, the line
     # being written is `return StreamSupport.longStream(buffer.spliterator(), false);`
+    monkeypatch.setattr(evidence_java, "STATIC_MEMBER", MEASURED_STATIC_MEMBER)  # off by default
     ws, path, spec, a = _open(tmp_path, TREE, "p/Pipeline.java")
     files = neighbor_files(spec, str(path), a, ws, {})
     assert a.lines[CURSOR].strip() == "return null;"
     cands, _ = ranking.rank(a, str(path), CURSOR, (CURSOR, CURSOR), files, spec.resolver)
     score = {files[c.file].analysis.items[c.item].name: c.score for c in cands
              if c.file >= 0 and Path(files[c.file].path).name == "Support.java"}
-    assert score["longStream"] >= 100 * STATIC_MEMBER * 0.8  # `Support.` 15 lines up
+    assert score["longStream"] >= 100 * MEASURED_STATIC_MEMBER * 0.8  # `Support.` 15 lines up
     assert score["describe"] < score["longStream"] - 15  # an instance method: no `Support.` call
