@@ -19,6 +19,7 @@ memoized on its items tuple.
 from __future__ import annotations
 
 import re
+from .init_attributes import init_attributes
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 from dataclasses import replace
 from typing import Sequence
@@ -29,6 +30,8 @@ ANNOTATED = True  # a neighbor's `attr: T` / `def attr(self) -> T` types `x.attr
 UNUSED_MEMBERS = True  # a typed receiver's members not used yet, at its nearest use
 DECLARED_NEAR = True  # a declared receiver's unused members at its nearest use too
 DECLARED_RESOLVERS = frozenset({"python"})  # measured on Python's dev tasks only
+INIT_ASSIGNED = True  # Python: a neighbor's `self.q = T(..)` in `__init__` types `x.q`
+INIT_HERE = True  # ... and the current file's own `__init__` (Python)
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
 SMALL_CLASS = 12  # public members a class may have before each is worth less
 MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
@@ -129,11 +132,13 @@ def _class_index(files: Sequence) -> tuple[list[FileTables], set[str], dict[str,
     return out
 
 
-def receiver_classes(qualifiers, ev, files: Sequence, *, by_name: bool = True
-                     ) -> dict[str, frozenset[str]]:
+def receiver_classes(qualifiers, ev, files: Sequence, *, by_name: bool = True,
+                     current=None) -> dict[str, frozenset[str]]:
     """qualifier -> the neighbor classes it holds, for the qualifiers the current file
-    does not type itself."""
+    does not type itself. `current` (Python): the current file's analysis, whose
+    `__init__` assignments type attributes too (`self.symbols = Symbols(..)`)."""
     per_file, classes, by_normal = _class_index(files)
+    assigning = [f.analysis for f in files] + ([current] if current is not None else [])
     if not classes:
         return {}
     declared = ev.receivers or {}
@@ -151,6 +156,12 @@ def receiver_classes(qualifiers, ev, files: Sequence, *, by_name: bool = True
                 words = t.attributes.get(q)
                 if words:
                     found |= words & classes
+        if INIT_ASSIGNED:
+            for a in assigning:  # `self.url = URL(url)` in an `__init__` (Python)
+                if a.spec.resolver == "python":
+                    words = init_attributes(a).get(q)
+                    if words:
+                        found |= words & classes
         if found:
             out[q] = frozenset(found)
     return out
@@ -167,14 +178,15 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
         if use.attribute:
             qualifiers |= use.qualifiers
             attributes.add(name)  # `x.template_class` itself: `x.template_class.m`
-    typed = receiver_classes(qualifiers, ev, files)
+    here = analysis if INIT_HERE and analysis.spec.resolver == "python" else None
+    typed = receiver_classes(qualifiers, ev, files, current=here)
     declared = _declared(qualifiers, ev) if DECLARED_NEAR and \
         analysis.spec.resolver in DECLARED_RESOLVERS else {}
     if ATTRIBUTES_TOO:
         # by their annotations only: a name match (`x.console`) would bring every
         # method of an 80-method `Console` as near as the attribute
         for q, cs in receiver_classes(attributes - set(typed), ev, files,
-                                      by_name=False).items():
+                                      by_name=False, current=here).items():
             typed[q] = cs
     if not typed and not declared:
         return cands
