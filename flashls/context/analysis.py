@@ -28,6 +28,7 @@ from .doc_lines import BlockLines
 from .document import parse_bytes
 from .edit_span import DocEdits
 from .ident_counts import updated
+from .ident_patch import patched_idents
 from .languages import LanguageSpec
 from .memo import line_identifiers
 from .moved_items import MovedUsages, lazy_spliced, pieces_of, spliced
@@ -235,9 +236,12 @@ COMMENTS_UNREAD = frozenset({"rust"})  # comment rows that are no evidence (`rus
 
 def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
                          lines: Sequence[str], node: Node, first: int,
-                         slice_s: float | None) -> Generator[None, None, _Chunk]:
+                         slice_s: float | None, prior: "_Prior | None" = None
+                         ) -> Generator[None, None, _Chunk]:
     """`_extract_chunk`, yielding every `slice_s` seconds (never when None) while the
-    node's rows are scanned for identifiers (the bulk of a huge node's cost)."""
+    node's rows are scanned for identifiers (the bulk of a huge node's cost).
+    `prior`: the node's last version and the rows an edit changed in it, from which
+    its identifier table is patched (`ident_patch`) instead of read again."""
     defs = _extract_definitions(spec, tree, source, lines, (node,))
     imports, package = _extract_imports(spec, tree, (node,))
     items = build_items(spec, lines, defs, imports)
@@ -249,6 +253,12 @@ def _extract_chunk_steps(spec: LanguageSpec, tree: Tree, source: bytes,
     last = min(node.end_point[0], len(lines) - 1)
     idents: dict[str, list[int]] = {}
     comments = spec.resolver in COMMENTS_UNREAD
+    if slice_s is None and prior is not None and not comments:
+        patched = patched_idents(prior.idents, prior.lines, lines, first, prior.lo,
+                                 prior.old_hi, prior.new_hi, last + 1 - first)
+        if patched is not None:
+            return _Chunk(rel_items, rel_imports, top, package, patched, frozenset(patched),
+                          node.has_error)
     if slice_s is None:
         _add_identifiers(lines, first, first, last + 1, idents, comments)
         return _Chunk(rel_items, rel_imports, top, package,
@@ -348,13 +358,24 @@ class _State:
 _STATES: LRUCache = LRUCache(maxsize=16)  # document -> _State
 
 
+class _Prior(NamedTuple):
+    """A node's last version: its identifier table, the lines it was read from, and
+    the rows (relative, inclusive) an edit replaced: lo..old_hi by lo..new_hi."""
+
+    idents: dict[str, tuple[int, ...]]
+    lines: Sequence[str]
+    lo: int
+    old_hi: int
+    new_hi: int
+
+
 def _chunk_rec(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
-               node: Node) -> _NodeRec | None:
-    return _drain(_chunk_rec_steps(spec, tree, source, lines, node, None))
+               node: Node, prior: _Prior | None = None) -> _NodeRec | None:
+    return _drain(_chunk_rec_steps(spec, tree, source, lines, node, None, prior))
 
 
 def _chunk_rec_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: Sequence[str],
-                     node: Node, slice_s: float | None
+                     node: Node, slice_s: float | None, prior: _Prior | None = None
                      ) -> Generator[None, None, _NodeRec | None]:
     """`_chunk_rec`, a huge node's extraction yielding every `slice_s` seconds."""
     n = len(lines)
@@ -367,7 +388,7 @@ def _chunk_rec_steps(spec: LanguageSpec, tree: Tree, source: bytes, lines: Seque
     chunk = _CHUNKS.get(key)
     if chunk is None:
         chunk = yield from _extract_chunk_steps(spec, tree, source, lines, node, first,
-                                                slice_s)
+                                                slice_s, prior)
         stats["chunks_extracted"] += 1
         with _LOCK:
             _memo_put(_CHUNKS, "chunks", key, chunk, key)
@@ -692,7 +713,7 @@ def _analyze_incremental(spec: LanguageSpec, state: _State, text: str, source: b
         return None
     lines, delta_rows = patched
     return _respliced(spec, state, tree, source, lines, children[n_before:n_before + n_mid],
-                      n_before, first_after, delta, delta_rows)
+                      n_before, first_after, delta, delta_rows, (row_p, row_old_end))
 
 
 def _patch_lines(state: _State, text: str, source: bytes, p: int, s: int, row_p: int,
@@ -751,7 +772,7 @@ def _analyze_region(spec: LanguageSpec, state: _State, text: str, source: bytes,
     if first_after < len(state.recs):
         kids = kids[:-1]
     result, new_state = _respliced(spec, state, tree, source, lines, kids, n_before,
-                                   first_after, delta, delta_rows)
+                                   first_after, delta, delta_rows, (row_p, row_old_end))
     if state.provisional or tree.root_node.has_error:
         # error recovery (an unterminated string, a bracket) may reach past the region
         # in the whole file's parse: exact again once the whole tree is reparsed
@@ -802,9 +823,13 @@ def _unchanged(node: Node, start: int, end: int) -> bool:
 
 def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
                lines: Sequence[str], mid_nodes: Sequence[Node], n_before: int, first_after: int,
-               delta: int, delta_rows: int) -> tuple[Analysis, _State]:
+               delta: int, delta_rows: int, edit_rows: tuple[int, int] | None = None
+               ) -> tuple[Analysis, _State]:
     """The nodes before the edit kept, `mid_nodes` (of `tree`) extracted, the nodes
-    from `first_after` on shifted by `delta` bytes and `delta_rows` rows."""
+    from `first_after` on shifted by `delta` bytes and `delta_rows` rows.
+    `edit_rows`: the old rows the edit replaced (first, last), when known: one node
+    edited inside gets its identifier table patched (`_prior`)."""
+    prior = _prior(state, lines, mid_nodes, n_before, first_after, delta_rows, edit_rows)
     recs = state.recs
     f = state.rec_from
     sb, sr = state.rec_shift
@@ -816,7 +841,7 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
     new_recs = list(recs[:n_before]) if f >= n_before else \
         recs[:f] + [_shifted(r, sb, sr) for r in recs[f:n_before]]
     for node in mid_nodes:
-        rec = _chunk_rec(spec, tree, source, lines, node)
+        rec = _chunk_rec(spec, tree, source, lines, node, prior)
         if rec is not None:
             new_recs.append(rec)
     n_mid_recs = len(new_recs) - n_before
@@ -834,6 +859,25 @@ def _respliced(spec: LanguageSpec, state: _State, tree: Tree, source: bytes,
     new_state.rec_from = rec_from
     new_state.rec_shift = (sb + delta, sr + delta_rows)
     return result, new_state
+
+
+def _prior(state: _State, lines: Sequence[str], mid_nodes: Sequence[Node], n_before: int,
+           first_after: int, delta_rows: int, edit_rows: tuple[int, int] | None
+           ) -> _Prior | None:
+    """The last version of the one node an edit changed inside (same first row, the
+    edited rows within it), for `ident_patch`; None otherwise."""
+    if edit_rows is None or len(mid_nodes) != 1 or first_after - n_before != 1:
+        return None
+    old = _rec_at(state, n_before)
+    node = mid_nodes[0]
+    first = node.start_point[0]
+    row_p, row_old_end = edit_rows
+    last = min(node.end_point[0], len(lines) - 1)
+    if old.first != first or row_p < first or row_old_end > old.last or \
+            last != old.last + delta_rows:
+        return None
+    return _Prior(old.chunk.idents, state.lines, row_p - first, row_old_end - first,
+                  row_old_end + delta_rows - first)
 
 
 def _splice(spec: LanguageSpec, state: _State, source: bytes, lines: Sequence[str],

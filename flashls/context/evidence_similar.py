@@ -49,7 +49,7 @@ class _Functions:
     """The current file's functions: line ranges and identifier sets, and each
     identifier's weight (its rarity among them)."""
 
-    __slots__ = ("ranges", "idents", "weight")
+    __slots__ = ("ranges", "idents", "weight", "df")
 
     def __init__(self, analysis) -> None:
         lines = analysis.lines
@@ -62,12 +62,54 @@ class _Functions:
             self.ranges.append((item.start, item.end))
             self.idents.append(_function_idents(
                 tuple(lines[item.start:min(item.end, len(lines) - 1) + 1]), keywords))
+        n = len(self.idents)
+        last = _LAST[0]
+        if last is not None and len(last.idents) == n:
+            # the last version's counts, patched by the functions whose identifier
+            # sets are new objects (the others came from the same `_IDENTS` entry)
+            changed = [k for k in range(n) if self.idents[k] is not last.idents[k]]
+            if len(changed) <= MAX_CHANGED:
+                self.df, self.weight = _patched(last, [last.idents[k] for k in changed],
+                                                [self.idents[k] for k in changed], n)
+                _LAST[0] = self
+                return
         df: dict[str, int] = {}
         for s in self.idents:
             for t in s:
                 df[t] = df.get(t, 0) + 1
-        n = len(self.idents)
+        self.df = df
         self.weight = {t: math.log((n + 1) / c) for t, c in df.items()}
+        _LAST[0] = self
+
+
+MAX_CHANGED = 16  # functions an edit changed, past which the counts are made anew
+_LAST: list = [None]  # the last `_Functions` built (the previous version's, usually)
+
+
+def _patched(last: _Functions, old: list[frozenset[str]], new: list[frozenset[str]], n: int
+             ) -> tuple[dict[str, int], dict[str, float]]:
+    """`last`'s identifier counts and weights with the sets `old` replaced by `new`
+    (as many functions: the same n), equal to counting every function again; only the
+    weights of the identifiers whose counts changed are computed."""
+    df = dict(last.df)
+    weight = dict(last.weight)
+    touched: set[str] = set()
+    for s in old:
+        for t in s:
+            df[t] -= 1
+        touched |= s
+    for s in new:
+        for t in s:
+            df[t] = df.get(t, 0) + 1
+        touched |= s
+    for t in touched:
+        c = df[t]
+        if c:
+            weight[t] = math.log((n + 1) / c)
+        else:
+            del df[t]
+            del weight[t]
+    return df, weight
 
 
 functions = PerAnalysis(_Functions)
