@@ -1,0 +1,78 @@
+"""Go: a name used only after a selector (`x.Upgrade(..)`) is a method or a field, not
+the package function of the same name (`flashls/context/evidence.py`'s `NameUse.plain`,
+read by `flashls/context/evidence_go.py`).
+
+In a Go package, a function of the package is called plainly (`Upgrade(w, r)`), and a
+function of another package through its import name (`websocket.Upgrade`). A call on a
+value whose type the file does not tell (`cstUpgrader` is a package variable of another
+file) reaches a method; the deprecated package function of the same name outranked it
+and, as a better entry of the same name in the same file, halved its score."""
+
+from __future__ import annotations
+
+from flashls.context.evidence import gather
+from tests.files import write
+from tests.test_context_go_rust import GO_MOD, score, scores
+
+SERVER = ("package shop\n\n// Upgrader upgrades a connection.\ntype Upgrader struct{ size int }\n\n"
+          "// Upgrade upgrades the connection.\n"
+          "func (u *Upgrader) Upgrade(w int, r int) (int, error) { return w + r, nil }\n\n"
+          "// Upgrade is deprecated: use Upgrader.Upgrade.\n"
+          "func Upgrade(w int, r int) (int, error) { return w, nil }\n")
+VARS = "package shop\n\nvar cstUpgrader = Upgrader{size: 1}\n"
+
+
+def test_go_selector_only_use_ranks_the_method_above_the_package_function(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD, "server.go": SERVER, "vars.go": VARS,
+        "use.go": "package shop\n\nfunc handler(w int, r int) {\n"
+                  "\tws, err := cstUpgrader.Upgrade(w, r)\n\t_ = ws\n\t_ = err\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "\t_ = ws")
+    assert score(table, "server.go", "func (u *Upgrader) Upgrade(") > \
+        score(table, "server.go", "func Upgrade(")
+
+
+def test_go_plain_call_keeps_the_package_function(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD, "server.go": SERVER, "vars.go": VARS,
+        "use.go": "package shop\n\nfunc handler(w int, r int) {\n"
+                  "\tws, err := Upgrade(w, r)\n\t_ = ws\n\t_ = err\n}\n",
+    })
+    table = scores(tmp_path, "use.go", "\t_ = ws")
+    assert score(table, "server.go", "func Upgrade(") > \
+        score(table, "server.go", "func (u *Upgrader) Upgrade(")
+
+
+def test_plain_flag_tells_plain_from_selector_uses(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD, "server.go": SERVER,
+        "use.go": "package shop\n\nfunc a(u *Upgrader) {\n\tu.Upgrade(1, 2)\n\tu.size = 3\n}\n\n"
+                  "func b() {\n\tUpgrade(1, 2)\n}\n\n"
+                  "func (u *Upgrader) size2() int {\n\treturn u.size\n}\n",
+    })
+    from flashls.context.document import Document
+    from flashls.context.syntax import ParsedDocument
+    from tests.test_context_go_rust import _current_analysis
+    path = tmp_path / "use.go"
+    text = path.read_text()
+    analysis = _current_analysis(ParsedDocument.open(Document(path.as_uri(), text, "", 1),
+                                                     str(path)))
+    ev = gather(analysis, 3, {"Upgrade", "size", "size2"}, "go")
+    assert ev.uses["Upgrade"].plain is True  # `Upgrade(1, 2)` in b
+    assert ev.uses["size"].plain is False  # only `u.size`
+    assert ev.uses["size"].attribute
+    py = gather(analysis, 3, {"Upgrade"}, "python")
+    assert py.uses["Upgrade"].plain is None  # measured for Go only
+
+
+def test_go_function_named_only_in_a_message_yields_to_the_typed_method(tmp_path):
+    write(tmp_path, {
+        "go.mod": GO_MOD, "server.go": SERVER,
+        "use.go": "package shop\n\nfunc handler(t int) {\n"
+                  "\tupgrader := Upgrader{size: 2}\n\tlog(\"Upgrade failed\")\n"
+                  "\tws := 1\n\t_ = ws\n}\n\nfunc log(s string) {}\n",
+    })
+    table = scores(tmp_path, "use.go", "\tws := 1")
+    assert score(table, "server.go", "func (u *Upgrader) Upgrade(") > \
+        score(table, "server.go", "func Upgrade(")
