@@ -27,7 +27,13 @@ A method whose receiver type is known to be another type (`t *testing.T` calling
 method name used only without a receiver (a local of the same name) is not a call of
 it; but a method named only plainly (a test's message string: `t.Errorf("GetQueries
 not equal")`) while a variable of its type is at hand is likely called, not less
-likely than the type's unnamed methods. A constant of a `const ( .. )` block another
+likely than the type's unnamed methods. A package function whose name the file
+uses only after a selector (`cstUpgrader.Upgrade(..)`, never `Upgrade(..)` in code:
+`evidence.NameUse.plain`) and never on an import name is a method's namesake, not
+what is called (unless the file calls the package's method wrappers plainly, as
+viper's tests call `SetDefault(..)` beside `v.SetDefault(..)`); one named only in a
+message string, with a value of a type having a method of that name at hand, yields
+to that method. A constant of a `const ( .. )` block another
 of whose constants is used near the cursor is likely next (an iota enumeration is
 used a few at a time). An unexported name of another package (`toml.parseInteger`
 beside `toml.NewEncoder`) cannot be named from the current file at all. What similar
