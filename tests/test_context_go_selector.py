@@ -10,7 +10,12 @@ and, as a better entry of the same name in the same file, halved its score."""
 
 from __future__ import annotations
 
+import pytest
+
+from flashls.context.assemble import _current_analysis
+from flashls.context.document import Document
 from flashls.context.evidence import gather
+from flashls.context.syntax import ParsedDocument
 from tests.files import write
 from tests.test_context_go_rust import GO_MOD, score, scores
 
@@ -22,26 +27,21 @@ SERVER = ("package shop\n\n// Upgrader upgrades a connection.\ntype Upgrader str
 VARS = "package shop\n\nvar cstUpgrader = Upgrader{size: 1}\n"
 
 
-def test_go_selector_only_use_ranks_the_method_above_the_package_function(tmp_path):
+@pytest.mark.parametrize("call, winner, loser", [
+    # only after a selector: the method of a package variable's type
+    ("cstUpgrader.Upgrade(w, r)", "func (u *Upgrader) Upgrade(", "func Upgrade("),
+    # called plainly: the package function
+    ("Upgrade(w, r)", "func Upgrade(", "func (u *Upgrader) Upgrade("),
+])
+def test_go_selector_or_plain_use_decides_between_method_and_function(tmp_path, call,
+                                                                      winner, loser):
     write(tmp_path, {
         "go.mod": GO_MOD, "server.go": SERVER, "vars.go": VARS,
         "use.go": "package shop\n\nfunc handler(w int, r int) {\n"
-                  "\tws, err := cstUpgrader.Upgrade(w, r)\n\t_ = ws\n\t_ = err\n}\n",
+                  f"\tws, err := {call}\n\t_ = ws\n\t_ = err\n}}\n",
     })
     table = scores(tmp_path, "use.go", "\t_ = ws")
-    assert score(table, "server.go", "func (u *Upgrader) Upgrade(") > \
-        score(table, "server.go", "func Upgrade(")
-
-
-def test_go_plain_call_keeps_the_package_function(tmp_path):
-    write(tmp_path, {
-        "go.mod": GO_MOD, "server.go": SERVER, "vars.go": VARS,
-        "use.go": "package shop\n\nfunc handler(w int, r int) {\n"
-                  "\tws, err := Upgrade(w, r)\n\t_ = ws\n\t_ = err\n}\n",
-    })
-    table = scores(tmp_path, "use.go", "\t_ = ws")
-    assert score(table, "server.go", "func Upgrade(") > \
-        score(table, "server.go", "func (u *Upgrader) Upgrade(")
+    assert score(table, "server.go", winner) > score(table, "server.go", loser)
 
 
 def test_plain_flag_tells_plain_from_selector_uses(tmp_path):
@@ -51,9 +51,6 @@ def test_plain_flag_tells_plain_from_selector_uses(tmp_path):
                   "func b() {\n\tUpgrade(1, 2)\n}\n\n"
                   "func (u *Upgrader) size2() int {\n\treturn u.size\n}\n",
     })
-    from flashls.context.document import Document
-    from flashls.context.syntax import ParsedDocument
-    from tests.test_context_go_rust import _current_analysis
     path = tmp_path / "use.go"
     text = path.read_text()
     analysis = _current_analysis(ParsedDocument.open(Document(path.as_uri(), text, "", 1),

@@ -259,6 +259,17 @@ def _plain_in(lines: Sequence[str], first: int, rows: Sequence[int], name: str) 
                if first + rel < len(lines))
 
 
+def _note_plain(lines: Sequence[str], first: int, rows: Sequence[int], name: str,
+                qs, plain: set[str], unread: list) -> None:
+    """One node's part of `NameUse.plain`: a node with a selector use of `name` is
+    read now; one without is read only if the name turns out to be used after a
+    selector elsewhere (`_read_plain`)."""
+    if not qs:
+        unread.append((name, first, rows))
+    elif _plain_in(lines, first, rows, name):
+        plain.add(name)
+
+
 def _read_plain(lines: Sequence[str], unread: list, attribute: set[str],
                 plain: set[str]) -> None:
     """Add to `plain` the names used after a selector somewhere that a node without
@@ -438,11 +449,7 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 if not qs.isdisjoint(bound):
                     qualified.add(name)
             if go is True and name not in plain:
-                if qs:
-                    if _plain_in(lines, first, idents[name], name):
-                        plain.add(name)
-                else:  # read only if the name turns out to be used after a selector
-                    unread.append((name, first, idents[name]))
+                _note_plain(lines, first, idents[name], name, qs, plain, unread)
             best = distance.get(name, FAR)
             if best == 0:
                 continue
@@ -548,11 +555,7 @@ def _compute_far(lines: Sequence[str], far_nodes: list, lo: int, hi: int,
                 if not qs.isdisjoint(bound):
                     qualified.add(name)
             if go is True and name not in plain:
-                if qs:
-                    if _plain_in(lines, first, idents[name], name):
-                        plain.add(name)
-                else:
-                    unread.append((name, first, idents[name]))
+                _note_plain(lines, first, idents[name], name, qs, plain, unread)
             if gap < distance.get(name, FAR):
                 distance[name] = gap
     per_name = {n: (c, distance.get(n, FAR), frozenset(quals.get(n, ())))
