@@ -14,7 +14,7 @@ import pytest
 
 from flashls.context.assemble import _current_analysis
 from flashls.context.document import Document
-from flashls.context.evidence import gather
+from flashls.context.evidence import forget_far, gather
 from flashls.context.syntax import ParsedDocument
 from tests.files import write
 from tests.test_context_go_rust import GO_MOD, score, scores
@@ -73,3 +73,21 @@ def test_go_function_named_only_in_a_message_yields_to_the_typed_method(tmp_path
     table = scores(tmp_path, "use.go", "\tws := 1")
     assert score(table, "server.go", "func (u *Upgrader) Upgrade(") > \
         score(table, "server.go", "func Upgrade(")
+
+
+def test_plain_flag_of_a_far_node_holds_after_an_enter_above_it():
+    """Far nodes' part is memoized by their offsets from the anchor: an Enter inside
+    the anchor moves the nodes below, and their lines must be read where they are."""
+    filler = "".join(f"func pad{k}() int {{\n\treturn {k}\n}}\n\n" for k in range(100))
+    text = ("package shop\n\nfunc a(u *Upgrader) {\n\tu.Upgrade(1, 2)\n}\n\n" + filler +
+            "func far() {\n\tx := 1\n\tUpgrade(x, 2)\n}\n")
+    uri = "file:///w/use.go"
+    pdoc = ParsedDocument.open(Document(uri, text, "go", 1), uri)
+    forget_far()
+    first = gather(_current_analysis(pdoc), 3, {"Upgrade"}, "go")
+    assert first.uses["Upgrade"].plain is True
+    line = pdoc.doc.line_text(3)
+    pdoc.apply_change((3, len(line)), (3, len(line)), "\n\t")
+    pdoc.doc.version += 1
+    again = gather(_current_analysis(pdoc.snapshot()), 4, {"Upgrade"}, "go")
+    assert again.uses["Upgrade"].plain is True

@@ -476,8 +476,9 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
     far = _far_part(lines, far_nodes, tuple(far_sig), lo, hi, wanted, bound, go, kept)
     _merge_far(far, nodes, distance, qualified, attribute, quals, receiver_types, receivers)
     plain |= far.plain
-    _read_plain(lines, unread + list(far.unread) if far.unread else unread, attribute,
-                plain)
+    if far.unread:  # by the far nodes' rows now (the memo holds for moved nodes)
+        unread.extend((name, far_nodes[k][0], rows) for name, k, rows in far.unread)
+    _read_plain(lines, unread, attribute, plain)
     with _MEMO_LOCK:
         _NODE_ATTRS.clear()
         _NODE_ATTRS.update(kept)
@@ -501,7 +502,7 @@ class _FarPart:
     receiver_types: dict[str, int]
     receivers: dict[str, frozenset[str]]
     plain: frozenset[str] = frozenset()  # Go: names used without a selector
-    unread: tuple = ()  # Go: (name, first row, rows) of nodes not using it after one
+    unread: tuple = ()  # Go: (name, far node index, rows) of nodes not using it after one
 
 
 FAR_MEMO_SIZE = 8  # anchors (and name sets) whose far part is remembered
@@ -539,7 +540,7 @@ def _compute_far(lines: Sequence[str], far_nodes: list, lo: int, hi: int,
     receivers: dict[str, set[str]] = {}
     plain: set[str] = set()
     unread: list = []
-    for first, last, ident_set, idents in far_nodes:
+    for k, (first, last, ident_set, idents) in enumerate(far_nodes):
         hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
         if not hits:
             continue
@@ -555,7 +556,11 @@ def _compute_far(lines: Sequence[str], far_nodes: list, lo: int, hi: int,
                 if not qs.isdisjoint(bound):
                     qualified.add(name)
             if go is True and name not in plain:
-                _note_plain(lines, first, idents[name], name, qs, plain, unread)
+                if qs:
+                    if _plain_in(lines, first, idents[name], name):
+                        plain.add(name)
+                else:  # by its index: a memoized part outlives the node's row numbers
+                    unread.append((name, k, idents[name]))
             if gap < distance.get(name, FAR):
                 distance[name] = gap
     per_name = {n: (c, distance.get(n, FAR), frozenset(quals.get(n, ())))
