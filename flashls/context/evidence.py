@@ -97,6 +97,10 @@ class NameUse:
     qualified: bool  # used as `q.name` with q bound on an import line
     attribute: bool  # used as `x.name` for any x
     qualifiers: frozenset[str] = frozenset()  # the x of every `x.name`
+    # Go: used at least once in code not after a selector (`Upgrade(w, r)`, not
+    # only `u.Upgrade(w, r)` and a message string "Upgrade"; True for a name never
+    # used after one); None where it is not measured (every other language)
+    plain: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -230,6 +234,54 @@ def remember_node_attributes(found: dict[int, tuple[object, tuple]]) -> None:
     """Node attributes computed ahead of the first request (`first_tables`)."""
     with _MEMO_LOCK:
         _NODE_ATTRS.update(found)
+
+
+# an identifier and whether a selector dot comes before it (`u.Upgrade`)
+_SELECTED = re.compile(r"(\.\s*)?\b([A-Za-z_]\w*)")
+_GO_NOT_CODE = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`|\'(?:[^\'\\]|\\.)*\'|//.*$')
+_GO_HEADER = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)")
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_plain(line: str) -> frozenset[str]:
+    """Go: the identifiers a line uses without a selector dot before them (`Upgrade`
+    of `Upgrade(w, r)`, not of `u.Upgrade(w, r)`), apart from the name a `func` header
+    defines."""
+    if '"' in line or "`" in line or "//" in line or "'" in line:
+        line = _GO_NOT_CODE.sub(" ", line)  # a message string naming a call is no call
+    out = {n for dot, n in _SELECTED.findall(line) if not dot}
+    if "func" in line:
+        m = _GO_HEADER.match(line)
+        if m:
+            out.discard(m.group(1))
+    return frozenset(out)
+
+
+def _plain_in(lines: Sequence[str], first: int, rows: Sequence[int], name: str) -> bool:
+    """Whether one of a node's `rows` (relative to `first`) uses `name` plainly."""
+    return any(name in line_plain(lines[first + rel]) for rel in rows
+               if first + rel < len(lines))
+
+
+def _note_plain(lines: Sequence[str], first: int, rows: Sequence[int], name: str,
+                qs, plain: set[str], unread: list) -> None:
+    """One node's part of `NameUse.plain`: a node with a selector use of `name` is
+    read now; one without is read only if the name turns out to be used after a
+    selector elsewhere (`_read_plain`)."""
+    if not qs:
+        unread.append((name, first, rows))
+    elif _plain_in(lines, first, rows, name):
+        plain.add(name)
+
+
+def _read_plain(lines: Sequence[str], unread: list, attribute: set[str],
+                plain: set[str]) -> None:
+    """Add to `plain` the names used after a selector somewhere that a node without
+    any selector use of them uses in code (not only in a string or a comment); a name
+    never used after a selector needs no reading (`NameUse.plain` matters for those)."""
+    for name, first, rows in unread:
+        if name in attribute and name not in plain and _plain_in(lines, first, rows, name):
+            plain.add(name)
 
 
 _ALIAS = re.compile(r"\bas\s+([A-Za-z_$][\w$]*)")
@@ -367,6 +419,8 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
     far_nodes: list = []
     fresh: dict[str, int] = {}
     far_sig: list = []
+    plain: set[str] = set()  # Go: names used without a selector somewhere
+    unread: list = []  # Go: (name, first row, rows) of nodes using it without a selector
     for node in analysis.usages:
         first, last, ident_set, idents = node
         gap = lo - last if last < lo else (first - hi if first > hi else 0)
@@ -398,6 +452,8 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
                 quals.setdefault(name, set()).update(qs)
                 if not qs.isdisjoint(bound):
                     qualified.add(name)
+            if go is True and name not in plain:
+                _note_plain(lines, first, idents[name], name, qs, plain, unread)
             best = distance.get(name, FAR)
             if best == 0:
                 continue
@@ -423,11 +479,17 @@ def gather(analysis, cursor_line: int, names: Iterable[str], resolver: str = "",
             distance[name] = best
     far = _far_part(lines, far_nodes, tuple(far_sig), lo, hi, wanted, bound, go, kept)
     _merge_far(far, nodes, distance, qualified, attribute, quals, receiver_types, receivers)
+    plain |= far.plain
+    if far.unread:  # by the far nodes' rows now (the memo holds for moved nodes)
+        unread.extend((name, far_nodes[k][0], rows) for name, k, rows in far.unread)
+    _read_plain(lines, unread, attribute, plain)
     with _MEMO_LOCK:
         _NODE_ATTRS.clear()
         _NODE_ATTRS.update(kept)
+    measured = go is True
     uses = {n: NameUse(c, distance.get(n, FAR), n in qualified, n in attribute,
-                       frozenset(quals.get(n, ())))
+                       frozenset(quals.get(n, ())),
+                       (n in plain or n not in attribute) if measured else None)
             for n, c in nodes.items()}
     return Evidence(anchor, frozenset(import_idents), bound, uses, star, receiver_types,
                     {v: frozenset(t) for v, t in receivers.items()}, fresh)
@@ -443,6 +505,8 @@ class _FarPart:
     qualified: frozenset[str]
     receiver_types: dict[str, int]
     receivers: dict[str, frozenset[str]]
+    plain: frozenset[str] = frozenset()  # Go: names used without a selector
+    unread: tuple = ()  # Go: (name, far node index, rows) of nodes not using it after one
 
 
 FAR_MEMO_SIZE = 8  # anchors (and name sets) whose far part is remembered
@@ -478,7 +542,9 @@ def _compute_far(lines: Sequence[str], far_nodes: list, lo: int, hi: int,
     qualified: set[str] = set()
     receiver_types: dict[str, int] = {}
     receivers: dict[str, set[str]] = {}
-    for first, last, ident_set, idents in far_nodes:
+    plain: set[str] = set()
+    unread: list = []
+    for k, (first, last, ident_set, idents) in enumerate(far_nodes):
         hits = wanted & ident_set if len(wanted) < len(ident_set) else ident_set & wanted
         if not hits:
             continue
@@ -493,12 +559,19 @@ def _compute_far(lines: Sequence[str], far_nodes: list, lo: int, hi: int,
                 quals.setdefault(name, set()).update(qs)
                 if not qs.isdisjoint(bound):
                     qualified.add(name)
+            if go is True and name not in plain:
+                if qs:
+                    if _plain_in(lines, first, idents[name], name):
+                        plain.add(name)
+                else:  # by its index: a memoized part outlives the node's row numbers
+                    unread.append((name, k, idents[name]))
             if gap < distance.get(name, FAR):
                 distance[name] = gap
     per_name = {n: (c, distance.get(n, FAR), frozenset(quals.get(n, ())))
                 for n, c in counts.items()}
     return _FarPart(tuple(far_nodes), per_name, frozenset(attribute), frozenset(qualified),
-                    receiver_types, {v: frozenset(t) for v, t in receivers.items()})
+                    receiver_types, {v: frozenset(t) for v, t in receivers.items()},
+                    frozenset(plain), tuple(unread))
 
 
 def _merge_far(far: _FarPart, nodes: dict, distance: dict, qualified: set, attribute: set,

@@ -27,7 +27,13 @@ A method whose receiver type is known to be another type (`t *testing.T` calling
 method name used only without a receiver (a local of the same name) is not a call of
 it; but a method named only plainly (a test's message string: `t.Errorf("GetQueries
 not equal")`) while a variable of its type is at hand is likely called, not less
-likely than the type's unnamed methods. A constant of a `const ( .. )` block another
+likely than the type's unnamed methods. A package function whose name the file
+uses only after a selector (`cstUpgrader.Upgrade(..)`, never `Upgrade(..)` in code:
+`evidence.NameUse.plain`) and never on an import name is a method's namesake, not
+what is called (unless the file calls the package's method wrappers plainly, as
+viper's tests call `SetDefault(..)` beside `v.SetDefault(..)`); one named only in a
+message string, with a value of a type having a method of that name at hand, yields
+to that method. A constant of a `const ( .. )` block another
 of whose constants is used near the cursor is likely next (an iota enumeration is
 used a few at a time). An unexported name of another package (`toml.parseInteger`
 beside `toml.NewEncoder`) cannot be named from the current file at all. What similar
@@ -44,12 +50,13 @@ from functools import lru_cache
 from typing import Sequence
 
 from . import ranking as R
-from .evidence import FAR, Evidence
+from .evidence import FAR, Evidence, _plain_in
 from .evidence_go_pkg import lift as lift_co_used
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 
 UNEXPORTED = 0.05  # an unexported name of another package (`toml.parseInteger`): unreachable
+MESSAGE_ONLY = 0.35  # a function named only in strings beside a typed method namesake
 SIBLING = 0.5  # a constant of a `const ( .. )` block another of whose constants is used
 MAX_SCAN_ROWS = 800  # lines of the anchor read for declarations (a huge test table)
 _KEYWORDS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
@@ -302,6 +309,8 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     items_of = [f.analysis.items for f in files]
     siblings: dict[tuple[int, int], float] = {}
     package = analysis.package
+    wrappers: list[bool] = []  # computed when first needed
+    messages: list[frozenset[str]] = []  # the same
     out = []
     for c in cands:
         if c.file < 0:
@@ -317,8 +326,18 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             out.append(c if s <= c.score else c.rescored(s))
             continue
         if item.kind != "method":
+            if item.kind == "function" and item.name in message_named(
+                    files, cands, ev, near_types, messages) and \
+                    not named_in_code(analysis, item.name):
+                # named only in a message string (`t.Logf("Upgrade: %v", err)`) while a
+                # value of a type with a method of that name is at hand: the method's
+                use = ev.uses[item.name]
+                c = c.rescored(min(c.score, 100 * MESSAGE_ONLY * R._near(use.distance)
+                                   + R._freq(use.nodes)))
             if item.kind == "function" and c.score >= R.USED * 100 * 0.3 and \
-                    called_on_values_only(item.name, ev, recv):
+                    (called_on_values_only(item.name, ev, recv)
+                     or selector_only(item.name, ev)
+                     and not calls_wrappers(files, cands, ev, wrappers)):
                 use = ev.uses[item.name]
                 c = c.rescored(100 * R.LOOSE_MEMBER * R._near(use.distance)
                                + R._freq(use.nodes))
@@ -368,6 +387,62 @@ def called_on_values_only(name: str, ev: Evidence, recv: Receivers) -> bool:
     if use is None or not use.attribute or use.qualified or not use.qualifiers:
         return False
     return all(q and q not in ev.bound and recv.local.get(q) for q in use.qualifiers)
+
+
+def selector_only(name: str, ev: Evidence) -> bool:
+    """Whether `name` is used only after a selector (`cstUpgrader.Upgrade(..)`, never
+    `Upgrade(..)`) and never on an import name: a method or field of that name, not the
+    package function (which its package calls plainly, and others as `pkg.Name`)."""
+    use = ev.uses.get(name)
+    return use is not None and use.plain is False and use.attribute and not use.qualified
+
+
+def message_named(files: Sequence[NeighborFile], cands: list, ev: Evidence,
+                  near_types: set[str], memo: list[frozenset[str]]) -> frozenset[str]:
+    """Names used but never after a selector of methods whose type a variable at hand
+    has (`upgrader := Upgrader{..}` and "Upgrade" in a message): the candidates for a
+    message string naming the method call (`method_score`)."""
+    if not memo:
+        out = set()
+        for c in cands:
+            if c.file >= 0:
+                item = files[c.file].analysis.items[c.item]
+                if item.kind == "method" and item.name not in out:
+                    use = ev.uses.get(item.name)
+                    if use is not None and not use.attribute and \
+                            receiver_type(item) in near_types:
+                        out.add(item.name)
+        memo.append(frozenset(out))
+    return memo[0]
+
+
+def named_in_code(analysis, name: str) -> bool:
+    """Whether the file uses `name` in code, not only inside strings and comments."""
+    lines = analysis.lines
+    return any(name in ident_set and _plain_in(lines, first, idents[name], name)
+               for first, _, ident_set, idents in analysis.usages)
+
+
+def calls_wrappers(files: Sequence[NeighborFile], cands: list, ev: Evidence,
+                   memo: list[bool]) -> bool:
+    """Whether the file calls plainly a package function named like a method of the
+    package (viper's `SetDefault(..)` beside `v.SetDefault(..)`: functions wrapping a
+    global value's methods): there a next plain call of a wrapper is as likely as a
+    method call, and a selector-only use says nothing against the function."""
+    if not memo:
+        functions: set[str] = set()
+        methods: set[str] = set()
+        for c in cands:
+            if c.file >= 0:
+                item = files[c.file].analysis.items[c.item]
+                if item.kind == "method":
+                    methods.add(item.name)
+                elif item.kind == "function":
+                    use = ev.uses.get(item.name)
+                    if use is not None and use.plain:
+                        functions.add(item.name)
+        memo.append(not functions.isdisjoint(methods))
+    return memo[0]
 
 
 def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
