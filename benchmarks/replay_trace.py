@@ -21,9 +21,10 @@ import dataclasses
 import random
 import sys
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from benchmarks.economy import gap_ms
-from benchmarks.real_context_replay import LANGS, add_churn, pick_tasks
+from benchmarks.real_context_replay import LANGS, MORE_LANGS, add_churn, pick_tasks
 from flashls.completion.factory import build_engine
 from flashls.context.document import Document
 from flashls.context.syntax import ParsedDocument
@@ -60,7 +61,7 @@ def trace(language: str, per_language: int = 2, pause_ms: float = 300.0) -> dict
         engine = build_engine(_NoModel(), settings=lambda: settings, documents=docs,
                               roots=lambda r=root: [r],
                               path_of=lambda uri, r=root: str(
-                                  __import__("pathlib").Path(uri[7:]).relative_to(r)))
+                                  __import__("pathlib").Path(unquote(uri[7:])).relative_to(r)))
         original = task.path.read_text(encoding="utf-8")
         uri = task.path.as_uri()
         text = original[:task.start] + original[task.start + len(task.target):]
@@ -94,7 +95,7 @@ def trace(language: str, per_language: int = 2, pause_ms: float = 300.0) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--lang", action="append", choices=tuple(LANGS))
+    parser.add_argument("--lang", action="append", choices=tuple(LANGS) + tuple(MORE_LANGS))
     parser.add_argument("--per-language", type=int, default=2)
     parser.add_argument("--pause", type=float, default=300.0,
                         help="a keystroke followed by a gap this long (ms) asks the model")

@@ -9,11 +9,12 @@
 
 * **The window's unused share.** A window that does not reach the top of the file
   reserves its whole share (55 %) so the stable tier's budget does not move with every
-  typed character; most windows stop a grid cell short of it. For Python and JS/TS the
-  window holds back its size rounded up to a step of budget/8 instead, as a window at
-  the top of the file does (`budget.window_reservation`), and for JS/TS 5 % of its
-  size more against the estimate's error: what recent code would not use of the difference
-  goes to the outline and neighbor signatures. The budget then
+  typed character; most windows stop a grid cell short of it. In the languages of
+  `LENDERS` (Python and JS/TS since session 8, Java since session 10) the window holds
+  back its size rounded up to a step of budget/8 instead, as a window at the top of the
+  file does (`budget.window_reservation`), and for JS/TS and Java 5 % of its size more
+  against the estimate's error: what recent code would not use of the difference goes
+  to the outline and neighbor signatures. The budget then
   changes only when the window crosses a step, and a kept selection is not re-ranked
   for a larger budget (`rank_memo`).
 """
@@ -35,13 +36,13 @@ RESOLVERS = frozenset({"python", "js"})
 def lent_window(spec, freed: int, reserved: int, window_tokens: int, budget: int,
                 whole_file: bool) -> int:
     """What the window gives back of its reservation (`assemble_context`'s hook):
-    `freed` as computed, or for Python and JS/TS what its size in budget/8 steps
-    leaves of `reserved`, less WINDOW_ERROR of its size for JS/TS (the estimate runs up to a
-    fifth low on JSDoc- and type-heavy windows, which the 5 % margin of the budget
-    covered only while the stable tier was smaller: redux toolkit's
+    `freed` as computed, or for every language of LENDERS what its size in budget/8
+    steps leaves of `reserved`, less WINDOW_ERROR of its size for JS/TS and Java
+    (the estimate runs up to a fifth low on JSDoc- and type-heavy windows, which the 5 %
+    margin of the budget covered only while the stable tier was smaller: redux toolkit's
     `createAsyncThunk.ts` sent 2,063 real tokens for 1,900 estimated without it,
-    2,011 with it)."""
-    if not LEND_WINDOW or spec is None or spec.resolver not in RESOLVERS:
+    2,011 with it; Java's `CountedCompleter.java` 2,036 for 1,890)."""
+    if not LEND_WINDOW or spec is None or spec.resolver not in LENDERS:
         return freed
     from .budget import window_reservation
     stepped = window_reservation(window_tokens, budget, whole_file=whole_file, top_fits=True)
@@ -50,9 +51,16 @@ def lent_window(spec, freed: int, reserved: int, window_tokens: int, budget: int
 
 
 LEND_WINDOW = True
-# the window estimate's error held back: JS/TS only (Python's largest request was
-# 1,925 real tokens with the whole difference lent, JS/TS's 2,063)
-WINDOW_ERROR = {"js": 0.05}
+# the languages whose window lends what it does not use of its share. Session 10 added
+# Java (pool 695 -> 704 of 800, replay_trace hit 0.872 -> 0.880); Go, Rust and C/C++
+# gained 3-14 of 720-800 pool tasks but lost prompt-cache hits on replay_trace (Go
+# 0.898 -> 0.867, Rust 0.899 -> 0.893, C/C++ 0.906 -> 0.882): a step of lent budget
+# drops kept entries when the typed window grows past it.
+LENDERS = RESOLVERS | frozenset({"java"})
+# the window estimate's error held back (Python's largest request was 1,925 real
+# tokens with the whole difference lent, JS/TS's 2,063; on the session 10 pools, lent,
+# Java's 2,036, Go's 2,057 (so Go would need 0.05 too), Rust's 1,874, C/C++'s 1,905)
+WINDOW_ERROR = {"js": 0.05, "java": 0.05}
 
 
 def revise(resolver: str, files: Sequence, cands: list) -> list:
