@@ -329,7 +329,8 @@ async def measure_file(fake: FakeDeepSeek, big: BigFile, text: str, rounds: int,
 
 def _stats(values: list[float], minus: float = 0.0) -> dict:
     vals = [v - minus for v in values]
-    return {"p50": round(percentile(vals, 50), 2), "p99": round(percentile(vals, 99), 2)}
+    return {"p50": round(percentile(vals, 50), 2), "p90": round(percentile(vals, 90), 2),
+            "p99": round(percentile(vals, 99), 2), "max": round(max(vals), 2) if vals else None}
 
 
 def run(rounds: int = 30, only: str | None = None, gc_policy: str = "on") -> dict:
