@@ -13,7 +13,7 @@ import itertools
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from ..context.document import Document
 from ..context.syntax import ParsedDocument
@@ -180,6 +180,20 @@ class EngineStats:
     last_finish_ms: float = 0.0
 
 
+def _second_largest(values: Iterable[float]) -> float:
+    ordered = sorted(values)
+    return ordered[-2] if len(ordered) > 1 else 0.0  # one outlier (a cold build) aside
+
+
+def prepare_lead_ms(ema_ms: float, builds: Iterable[float],
+                    wake_late: Iterable[float] = ()) -> float:
+    """How long before the end of the debounce wait the request is built: the build's
+    usual time with a margin, or its slowest recent one, plus how late the sleep
+    before it woke recently. Without that, a loaded machine woke the sleep a few ms
+    late, the build ran past the end of the wait, and the request left that late."""
+    return max(ema_ms * 1.5, _second_largest(builds) * 1.25) + _second_largest(wake_late)
+
+
 class CompletionEngine:
     def __init__(self, model: CompletionModel, *, settings: Callable[[], Settings],
                  documents: Mapping[str, ParsedDocument],
@@ -209,6 +223,9 @@ class CompletionEngine:
         # ...and the slowest of the last few: the build starts that long before the
         # debounce ends, so a slow one (a collection, a busy machine) stays hidden
         self._prepare_recent: collections.deque[float] = collections.deque(maxlen=16)
+        # how late the wait's first sleep woke (a loaded machine: several ms), added to
+        # the lead: the build then still ends before the wait does
+        self._wake_late: collections.deque[float] = collections.deque(maxlen=16)
         self._framing_tokens: dict[int, int] = {}  # budget -> reduction framing needed
         self.context_epoch = 0  # bumped when anything outside the edited file changes
         self._jobs: dict[str, _Job] = {}
@@ -396,7 +413,9 @@ class CompletionEngine:
         # editor asks again where it wants a suggestion.
         early_ms = min(delay_ms, self._prepare_lead_ms())
         if delay_ms - early_ms > 0:
+            wake_at = time.perf_counter() + (delay_ms - early_ms) / 1000.0
             await asyncio.sleep((delay_ms - early_ms) / 1000.0)
+            self._wake_late.append(max(0.0, (time.perf_counter() - wake_at) * 1000))
         prepared_at = time.perf_counter()
         snapshot, (ctx, shape, request) = self._prepare(pdoc, offset, settings)
         remaining_ms = early_ms - (time.perf_counter() - prepared_at) * 1000
@@ -421,9 +440,7 @@ class CompletionEngine:
 
     def _prepare_lead_ms(self) -> float:
         """How long before the end of the debounce wait the request is built."""
-        recent = sorted(self._prepare_recent)
-        slow = recent[-2] if len(recent) > 1 else 0.0  # one outlier (a cold build) aside
-        return max(self._prepare_ema_ms * 1.5, slow * 1.25)
+        return prepare_lead_ms(self._prepare_ema_ms, self._prepare_recent, self._wake_late)
 
     def _prepare(self, pdoc: ParsedDocument, offset: int, settings: Settings):
         """Snapshot the document and build the request, timing it."""
