@@ -51,5 +51,7 @@ async def test_a_late_wake_makes_the_next_lead_longer(fake):
             engine.note_edit(URI)
             await engine.complete(URI, offset + typed)
         assert engine._prepare_lead_ms() >= quiet + 50  # woke >= 60 ms late, twice
+        # the held loop made both builds end after their wait (counted, not timed)
+        assert engine.stats.debounced_builds == 3 and engine.stats.spilled_builds >= 2
     finally:
         await engine.model.aclose()

@@ -178,6 +178,10 @@ class EngineStats:
     # prompt before the model; clean-up and caching after it), for the benchmarks
     last_prepare_ms: float = 0.0
     last_finish_ms: float = 0.0
+    # requests built inside their debounce wait, and those whose build ended after the
+    # wait did (the request then left late: `prepare_lead_ms` was too short)
+    debounced_builds: int = 0
+    spilled_builds: int = 0
 
 
 def _second_largest(values: Iterable[float]) -> float:
@@ -411,14 +415,20 @@ class CompletionEngine:
         # request then leaves when the wait ends. If the text changed meanwhile (an
         # edit that brought no new request) the cursor offset is stale: give up, the
         # editor asks again where it wants a suggestion.
+        # The end of the wait is a moment, not a duration after the build: a sleep
+        # that woke late used to push the send back by its lateness (the rest of the
+        # lead was slept after the build anyway).
         early_ms = min(delay_ms, self._prepare_lead_ms())
+        deadline = time.perf_counter() + delay_ms / 1000.0
         if delay_ms - early_ms > 0:
-            wake_at = time.perf_counter() + (delay_ms - early_ms) / 1000.0
             await asyncio.sleep((delay_ms - early_ms) / 1000.0)
-            self._wake_late.append(max(0.0, (time.perf_counter() - wake_at) * 1000))
-        prepared_at = time.perf_counter()
+            self._wake_late.append(max(0.0, (time.perf_counter() - deadline) * 1000
+                                       + early_ms))
         snapshot, (ctx, shape, request) = self._prepare(pdoc, offset, settings)
-        remaining_ms = early_ms - (time.perf_counter() - prepared_at) * 1000
+        remaining_ms = (deadline - time.perf_counter()) * 1000
+        if delay_ms:
+            self.stats.debounced_builds += 1
+            self.stats.spilled_builds += remaining_ms <= 0
         if remaining_ms > 0:
             await asyncio.sleep(remaining_ms / 1000.0)
         if pdoc.doc.text is not snapshot.doc.text:
