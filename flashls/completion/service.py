@@ -13,7 +13,7 @@ import itertools
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from ..context.document import Document
 from ..context.syntax import ParsedDocument
@@ -178,6 +178,24 @@ class EngineStats:
     # prompt before the model; clean-up and caching after it), for the benchmarks
     last_prepare_ms: float = 0.0
     last_finish_ms: float = 0.0
+    # requests built inside their debounce wait, and those whose build ended after the
+    # wait did (the request then left late: `prepare_lead_ms` was too short)
+    debounced_builds: int = 0
+    spilled_builds: int = 0
+
+
+def _second_largest(values: Iterable[float]) -> float:
+    ordered = sorted(values)
+    return ordered[-2] if len(ordered) > 1 else 0.0  # one outlier (a cold build) aside
+
+
+def prepare_lead_ms(ema_ms: float, builds: Iterable[float],
+                    wake_late: Iterable[float] = ()) -> float:
+    """How long before the end of the debounce wait the request is built: the build's
+    usual time with a margin, or its slowest recent one, plus how late the sleep
+    before it woke recently. Without that, a loaded machine woke the sleep a few ms
+    late, the build ran past the end of the wait, and the request left that late."""
+    return max(ema_ms * 1.5, _second_largest(builds) * 1.25) + _second_largest(wake_late)
 
 
 class CompletionEngine:
@@ -209,6 +227,9 @@ class CompletionEngine:
         # ...and the slowest of the last few: the build starts that long before the
         # debounce ends, so a slow one (a collection, a busy machine) stays hidden
         self._prepare_recent: collections.deque[float] = collections.deque(maxlen=16)
+        # how late the wait's first sleep woke (a loaded machine: several ms), added to
+        # the lead: the build then still ends before the wait does
+        self._wake_late: collections.deque[float] = collections.deque(maxlen=16)
         self._framing_tokens: dict[int, int] = {}  # budget -> reduction framing needed
         self.context_epoch = 0  # bumped when anything outside the edited file changes
         self._jobs: dict[str, _Job] = {}
@@ -394,12 +415,20 @@ class CompletionEngine:
         # request then leaves when the wait ends. If the text changed meanwhile (an
         # edit that brought no new request) the cursor offset is stale: give up, the
         # editor asks again where it wants a suggestion.
+        # The end of the wait is a moment, not a duration after the build: a sleep
+        # that woke late used to push the send back by its lateness (the rest of the
+        # lead was slept after the build anyway).
         early_ms = min(delay_ms, self._prepare_lead_ms())
+        deadline = time.perf_counter() + delay_ms / 1000.0
         if delay_ms - early_ms > 0:
             await asyncio.sleep((delay_ms - early_ms) / 1000.0)
-        prepared_at = time.perf_counter()
+            self._wake_late.append(max(0.0, (time.perf_counter() - deadline) * 1000
+                                       + early_ms))
         snapshot, (ctx, shape, request) = self._prepare(pdoc, offset, settings)
-        remaining_ms = early_ms - (time.perf_counter() - prepared_at) * 1000
+        remaining_ms = (deadline - time.perf_counter()) * 1000
+        if delay_ms:
+            self.stats.debounced_builds += 1
+            self.stats.spilled_builds += remaining_ms <= 0
         if remaining_ms > 0:
             await asyncio.sleep(remaining_ms / 1000.0)
         if pdoc.doc.text is not snapshot.doc.text:
@@ -421,9 +450,7 @@ class CompletionEngine:
 
     def _prepare_lead_ms(self) -> float:
         """How long before the end of the debounce wait the request is built."""
-        recent = sorted(self._prepare_recent)
-        slow = recent[-2] if len(recent) > 1 else 0.0  # one outlier (a cold build) aside
-        return max(self._prepare_ema_ms * 1.5, slow * 1.25)
+        return prepare_lead_ms(self._prepare_ema_ms, self._prepare_recent, self._wake_late)
 
     def _prepare(self, pdoc: ParsedDocument, offset: int, settings: Settings):
         """Snapshot the document and build the request, timing it."""

@@ -84,6 +84,9 @@ class StatusEvents:
         self.last_latency_ms: float | None = None
         self.reason: dict | None = None  # the reason last sent, until a status without one
         self.sinks: list[Any] = []  # e.g. the usage ledger: same methods as this class
+        self._thinking_due = False  # a request started and "thinking" not told yet
+        self._thinking_timer: Any = None
+        self.thinking_fallback_s = UPSTREAM_SEND_S
 
     def _notify(self, state: str, message: str = "", reason: dict | None = None) -> None:
         params: dict[str, Any] = {"state": state, "message": message}
@@ -119,14 +122,33 @@ class StatusEvents:
             self._notify("ready")
 
     def request_started(self, kind: str, model: str) -> None:
+        """"thinking" is told once the body has left (`request_sent`): written here,
+        the notification woke the editor's process just as the request was to go, and
+        on a loaded machine the send then waited for a core (bigfiles' typing tail)."""
         self.in_flight += 1
         self.session.foreground.release_all(UPSTREAM_SEND_S)
         for sink in self.sinks:
             sink.request_started(kind, model)
-        self._notify("thinking")
+        self._thinking_due = True
+        if self._thinking_timer is None:  # a transport that never reports its send
+            try:
+                self._thinking_timer = asyncio.get_running_loop().call_later(
+                    self.thinking_fallback_s, self.request_sent)
+            except RuntimeError:  # no loop (a synchronous caller): the answer tells it
+                pass
+
+    def request_sent(self) -> None:
+        """An upstream request's body is on the wire: now the editor may be told."""
+        if self._thinking_timer is not None:
+            self._thinking_timer.cancel()
+            self._thinking_timer = None
+        if self._thinking_due:
+            self._thinking_due = False
+            self._notify("thinking")
 
     def request_finished(self, kind: str, result: ModelResult | None,
                          error: ModelError | None, outcome: str) -> None:
+        self.request_sent()  # (not reported by the transport: "thinking" still first)
         self.in_flight = max(0, self.in_flight - 1)
         for sink in self.sinks:
             sink.request_finished(kind, result, error, outcome)
@@ -181,6 +203,7 @@ class Session:
         """An upstream request's body left: its hold goes, and the collector may
         take the young generations while the model answers."""
         self.foreground.release_all()
+        self.events.request_sent()
         self.gc_policy.note_request_sent()
 
     def _loop_needed(self) -> bool:
