@@ -198,6 +198,8 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
            ) -> list:
     """The candidates revised for Java and C/C++ (the same list for other languages)."""
     cands = keyword_names(cands, analysis, files)  # C/C++ misparses named `struct`
+    if resolver == "c":  # `ns::` names; before the additive lifts, which rank among them
+        cands = lift_namespace_members(analysis, files, ev, cands)
     if files and (resolver in FAMILY_RESOLVERS or resolver in SIBLING_RESOLVERS):
         near = relatives(analysis.lines, cursor_line, _span(ev, cursor_line))
         if resolver in FAMILY_RESOLVERS:
@@ -206,7 +208,6 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
             cands = _between_siblings(cands, files, ev, near)
     if resolver == "c":
         cands = lift_sibling_uses(analysis, files, ev, cands)  # the directory's files' uses
-        cands = lift_namespace_members(analysis, files, ev, cands)  # `ns::` names
     if resolver in CURSOR_TYPES:
         cands = _next_to_cursor(cands, analysis, files, ev, cursor_line)
         cands = lift_guessed(cands, files, ev, resolver == "java" and  # package files
