@@ -88,10 +88,19 @@ def bonuses(used: frozenset[str], own: frozenset[str], vocabulary: frozenset[str
             definitions: dict[str, int], siblings: Sequence[frozenset[str]]
             ) -> dict[str, float]:
     """Name -> its co-use bonus, for the neighbors' names (`vocabulary`) the current
-    file neither uses (`used`) nor defines (`own`)."""
+    file neither uses (`used`) nor defines (`own`). `siblings`: each sibling's
+    identifiers within `vocabulary` (the current file's own names are looked up in
+    the full sets of `full`, when given)."""
+    return _bonuses(used, own, vocabulary, definitions,
+                    [(s & vocabulary, s) for s in siblings])
+
+
+def _bonuses(used: frozenset[str], own: frozenset[str], vocabulary: frozenset[str],
+             definitions: dict[str, int], siblings: Sequence[tuple[frozenset[str], frozenset[str]]]
+             ) -> dict[str, float]:
     current = (used & vocabulary) | own
-    found = tally(current, ((s & (vocabulary | own), (s & vocabulary) - current)
-                            for s in siblings), MIN_SIMILARITY)
+    found = tally(current, (((inside | (own & full)) if own else inside, inside - current)
+                            for inside, full in siblings), MIN_SIMILARITY)
     if found.total <= 0.0:
         return {}
     total = found.total
@@ -116,10 +125,30 @@ def _uses_of(files: Sequence) -> tuple[frozenset[str], ...]:
     defined = {}
     for f in files:
         defined[os.path.realpath(f.path)] = defined_names(f.analysis)
-    return tuple(idents - defined.get(real, frozenset()) for real, idents in files[0].siblings)
+    vocabulary = _vocabularies(files)[0]
+    out = []
+    for real, idents in files[0].siblings:
+        full = idents - defined.get(real, frozenset())
+        out.append((full & vocabulary, full))
+    return tuple(out)
 
 
-_own_uses: ForLastNeighbors = ForLastNeighbors(_uses_of)
+_USES: list = [None]  # [(analyses, siblings, uses)]: per keystroke the same ones
+
+
+def _own_uses(files: Sequence) -> tuple:
+    """`_uses_of`, remembered for the last neighbor analyses and siblings (by identity
+    and, for the siblings, equality: their sets come from one memo)."""
+    analyses = tuple(f.analysis for f in files)
+    hit = _USES[0]
+    if hit is not None and len(hit[0]) == len(analyses) and \
+            all(a is b for a, b in zip(hit[0], analyses)) and hit[1] == files[0].siblings:
+        return hit[2]
+    out = _uses_of(files)
+    _USES[0] = (analyses, files[0].siblings, out)
+    return out
+
+
 _vocabularies: ForLastNeighbors = ForLastNeighbors(_vocabulary)
 _LAST: list = [None]  # [(key, bonuses)]: per keystroke the same siblings and names
 
@@ -138,7 +167,7 @@ def lift(analysis, files: Sequence, ev, cands: list) -> list:
             hit[0][2:] == (used, own):
         found = hit[1]
     else:
-        found = bonuses(used, own, vocabulary, definitions, sibs)
+        found = _bonuses(used, own, vocabulary, definitions, sibs)
         _LAST[0] = ((sibs, vocabulary, used, own), found)
     lifted = lift_unused(cands, files, ev, found, KINDS)
     if lifted is cands or CAP is None:
