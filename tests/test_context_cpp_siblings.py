@@ -74,3 +74,14 @@ def test_cpp_unused_members_of_a_small_qualified_namespace_are_lifted(tmp_path):
     user = ('#include "b64.h"\n\nint f(int v) {\n    \n    return base64::decode(v);\n}\n')
     scores, _ = _scores(tmp_path, {"b64.h": header, "user.cpp": user}, "user.cpp", 3)
     assert scores["encode"] > scores["other0"] + 20
+
+
+def test_cpp_server_requests_read_few_new_siblings_each(tmp_path):
+    from flashls.context import siblings_c
+    tree = {f"d/f{i}.cpp": f"int f{i}() {{ return {i}; }}\n" for i in range(10)}
+    write(tmp_path, tree)
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    me = str(tmp_path / "d" / "f0.cpp")
+    assert len(siblings_c.sibling_idents(me, ws, max_reads=4)) == 4
+    assert len(siblings_c.sibling_idents(me, ws, max_reads=4)) == 8
+    assert len(siblings_c.sibling_idents(me, ws)) == 9

@@ -27,7 +27,7 @@ from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
 from .outline import closure, render
-from .siblings_c import sibling_idents
+from .siblings_c import READS_PER_REQUEST, sibling_idents
 from .rust_reexports import deep_barrel, reexported_names
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens
@@ -169,7 +169,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
         elif hopped is True and _deep(spec, file) and _is_barrel(file, analysis):
             _second_hop(file_spec, file, analysis, key, workspace, spot, wanted, queue, seen)
     if spec.resolver == "c" and out and SIBLING_USES:
-        found = sibling_idents(path, workspace)
+        found = sibling_idents(path, workspace, READS_PER_REQUEST if background else None)
         if found:
             out = [replace(f, siblings=found) for f in out]
     return out
