@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from flashls.context import ranking
-from flashls.context.analysis import analyze
-from flashls.context.languages import language_for
 from flashls.context.neighbors import neighbor_files
 from flashls.context.workspace import Workspace
 from flashls.settings import DEFAULT_EXCLUDE
 from tests.files import write
+from tests.test_context_javacpp_s7 import _open, _scores as s7_scores
 
 HEADER = ("#pragma once\n\n"
           + "".join(f"inline int helper{i}(int x) {{ return x + {i}; }}\n" for i in range(12))
@@ -20,21 +19,11 @@ HEADER = ("#pragma once\n\n"
 
 def _scores(tmp_path: Path, tree: dict[str, str], user_path: str, cursor: int
             ) -> tuple[dict[str, float], list]:
-    write(tmp_path, tree)
-    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
-    path = tmp_path / user_path
-    text = path.read_text()
-    spec = language_for("", str(path))
-    a = analyze(spec, text, ("cpp-siblings", str(path), text))
-    files = neighbor_files(spec, str(path), a, ws, {})
+    """(s7's best score per neighbor name, the neighbor files read)."""
     ranking.forget()
-    cands, _ = ranking.rank(a, str(path), cursor, (cursor, cursor), files, spec.resolver)
-    out: dict[str, float] = {}
-    for c in cands:
-        if c.file >= 0:
-            name = files[c.file].analysis.items[c.item].name
-            out[name] = max(out.get(name, 0.0), c.score)
-    return out, files
+    scores = s7_scores(tmp_path, tree, user_path, cursor)
+    ws, path, spec, a = _open(tmp_path, {}, user_path)
+    return scores, neighbor_files(spec, str(path), a, ws, {})
 
 
 def _user(name: str, calls: str) -> str:
