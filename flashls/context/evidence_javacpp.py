@@ -49,6 +49,8 @@ from .receivers_c import declared as declared_c
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
 from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last bonuses
 from .unused_lift import lift_unused
+from .siblings_c import lift as lift_sibling_uses
+from .namespace_c import lift as lift_namespace_members
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 COMMON_PASS = frozenset({"java", "c"})  # LanguageSpec.resolver values
@@ -196,12 +198,16 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
            ) -> list:
     """The candidates revised for Java and C/C++ (the same list for other languages)."""
     cands = keyword_names(cands, analysis, files)  # C/C++ misparses named `struct`
+    if resolver == "c":  # `ns::` names; before the additive lifts, which rank among them
+        cands = lift_namespace_members(analysis, files, ev, cands)
     if files and (resolver in FAMILY_RESOLVERS or resolver in SIBLING_RESOLVERS):
         near = relatives(analysis.lines, cursor_line, _span(ev, cursor_line))
         if resolver in FAMILY_RESOLVERS:
             cands = _family(cands, files, ev, near)
         if resolver in SIBLING_RESOLVERS:
             cands = _between_siblings(cands, files, ev, near)
+    if resolver == "c":
+        cands = lift_sibling_uses(analysis, files, ev, cands)  # the directory's files' uses
     if resolver in CURSOR_TYPES:
         cands = _next_to_cursor(cands, analysis, files, ev, cursor_line)
         cands = lift_guessed(cands, files, ev, resolver == "java" and  # package files

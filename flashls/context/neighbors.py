@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from cachetools import LRUCache
@@ -27,6 +27,7 @@ from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
 from .outline import closure, render
+from .siblings_c import READS_PER_REQUEST, sibling_idents
 from .rust_reexports import deep_barrel, reexported_names
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens
@@ -49,6 +50,9 @@ class NeighborFile:
     rank: int  # order of its import
     guess: float = 0.0  # Java: a package file read for its siblings' use (the share)
     supertype: float = 0.0  # ... the share of them extending / implementing its type
+    # C/C++: the identifier sets of the current file's directory files (`siblings_c`),
+    # the same tuple on every neighbor of one request
+    siblings: tuple = field(default=(), compare=False, repr=False)
 
 
 def _guess_shares(guess) -> tuple[float, float]:
@@ -164,7 +168,14 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                     queue.append((nxt, True))
         elif hopped is True and _deep(spec, file) and _is_barrel(file, analysis):
             _second_hop(file_spec, file, analysis, key, workspace, spot, wanted, queue, seen)
+    if spec.resolver == "c" and out and SIBLING_USES:
+        found = sibling_idents(path, workspace, READS_PER_REQUEST if background else None)
+        if found:
+            out = [replace(f, siblings=found) for f in out]
     return out
+
+
+SIBLING_USES = True  # C/C++: read what the directory's other files use (flag: measured)
 
 
 DEEP_BARRELS = True  # Python, JS/TS, Rust: a barrel a barrel re-exports is followed too
