@@ -10,7 +10,7 @@
 * **The window's unused share.** A window that does not reach the top of the file
   reserves its whole share (55 %) so the stable tier's budget does not move with every
   typed character; most windows stop a grid cell short of it. In the languages of
-  `LENDERS` (Python and JS/TS since session 8, Java since session 10) the window holds
+  `LENDERS` (Python and JS/TS since session 8, Java and C/C++ since session 10) the window holds
   back its size rounded up to a step of budget/8 instead, as a window at the top of the
   file does (`budget.window_reservation`), and for JS/TS and Java 5 % of its size more
   against the estimate's error: what recent code would not use of the difference goes
@@ -52,11 +52,12 @@ def lent_window(spec, freed: int, reserved: int, window_tokens: int, budget: int
 
 LEND_WINDOW = True
 # the languages whose window lends what it does not use of its share. Session 10 added
-# Java (pool 695 -> 704 of 800, replay_trace hit 0.872 -> 0.880); Go, Rust and C/C++
-# gained 3-14 of 720-800 pool tasks but lost prompt-cache hits on replay_trace (Go
-# 0.898 -> 0.867, Rust 0.899 -> 0.893, C/C++ 0.906 -> 0.882): a step of lent budget
-# drops kept entries when the typed window grows past it.
-LENDERS = RESOLVERS | frozenset({"java"})
+# Java (pool 695 -> 704 of 800, replay_trace hit 0.872 -> 0.880) and C/C++ (with the
+# sibling evidence of session 10: pool 622 -> 633 of 720, no project lower; replay_trace
+# hit 0.907 -> 0.894, the same 44 requests). Go and Rust gained 2-3 of 725-800 pool
+# tasks but lost prompt-cache hits on replay_trace (Go 0.898 -> 0.867, Rust 0.899 ->
+# 0.893): a step of lent budget drops kept entries when the typed window grows past it.
+LENDERS = RESOLVERS | frozenset({"java", "c"})
 # the window estimate's error held back (Python's largest request was 1,925 real
 # tokens with the whole difference lent, JS/TS's 2,063; on the session 10 pools, lent,
 # Java's 2,036, Go's 2,057 (so Go would need 0.05 too), Rust's 1,874, C/C++'s 1,905)

@@ -2,7 +2,7 @@
 
 The window gives back what it does not use of its reservation in steps of budget/8
 when it reaches the top of the file (`budget.window_reservation`), and for the
-languages of `evidence_pyjs.LENDERS` (Python, JS/TS, Java) wherever it is
+languages of `evidence_pyjs.LENDERS` (Python, JS/TS, Java, C/C++) wherever it is
 (`evidence_pyjs.lent_window`). A step taken at once drops kept entries from the
 prompt, and every byte after the first of them misses the prefix cache;
 `rank_memo.held_share` holds the last value while the last selection still fits in
