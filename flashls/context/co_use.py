@@ -39,3 +39,16 @@ def tally(current: frozenset[str],
             votes[name] = votes.get(name, 0.0) + sim
             files[name] = files.get(name, 0) + 1
     return CoUse(votes, files, total)
+
+
+def share_bonuses(found: CoUse, definitions: dict[str, int], weight: float,
+                  min_files: int) -> dict[str, float]:
+    """Name -> weight x100 x the similarity-weighted share of the siblings offering it,
+    divided by the square of how many entries define it (an overloaded name is less
+    sure to be the one meant), for names offered by at least `min_files` siblings.
+    Go's package co-use rule and C/C++'s directory rule both turn a tally into this."""
+    if found.total <= 0.0:
+        return {}
+    total = found.total
+    return {n: 100 * weight * v / total / definitions.get(n, 1) ** 2
+            for n, v in found.votes.items() if found.files[n] >= min_files and len(n) > 1}

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .analysis import _ident_counts
-from .co_use import tally
+from .co_use import share_bonuses, tally
 from .memo import ForLastNeighbors, PerAnalysis
 from .unused_lift import lift_unused
 
@@ -97,11 +97,7 @@ def bonuses(current: frozenset[str], sib: Siblings, same_package: Sequence[bool]
                             sib.uses[k] - current)
                            for k, seen in enumerate(sib.seen) if same_package[k]),
                   MIN_SIMILARITY)
-    if found.total <= 0.0:
-        return {}
-    defs, total = sib.definitions, found.total
-    return {n: 100 * CO_USED * s / total / defs.get(n, 1) ** 2 for n, s in found.votes.items()
-            if found.files[n] >= MIN_FILES and len(n) > 1}
+    return share_bonuses(found, sib.definitions, CO_USED, MIN_FILES)
 
 
 _LAST: list = [None]  # [(key, bonuses)]: per keystroke the same file and neighbors

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from cachetools import LRUCache
 
-from .co_use import tally
+from .co_use import share_bonuses, tally
 from .evidence_go_pkg import defined_names, used_names
 from .memo import IDENT, ForLastNeighbors
 from .unused_lift import lift_unused
@@ -96,8 +96,7 @@ def bonuses(used: frozenset[str], own: frozenset[str], vocabulary: frozenset[str
             ) -> dict[str, float]:
     """Name -> its co-use bonus, for the neighbors' names (`vocabulary`) the current
     file neither uses (`used`) nor defines (`own`). `siblings`: each sibling's
-    identifiers within `vocabulary` (the current file's own names are looked up in
-    the full sets of `full`, when given)."""
+    identifiers (its uses of the current file's own names count in the similarity)."""
     return _bonuses(used, own, vocabulary, definitions,
                     [(s & vocabulary, s) for s in siblings])
 
@@ -108,11 +107,7 @@ def _bonuses(used: frozenset[str], own: frozenset[str], vocabulary: frozenset[st
     current = (used & vocabulary) | own
     found = tally(current, (((inside | (own & full)) if own else inside, inside - current)
                             for inside, full in siblings), MIN_SIMILARITY)
-    if found.total <= 0.0:
-        return {}
-    total = found.total
-    return {n: 100 * CO_USED * v / total / definitions.get(n, 1) ** 2
-            for n, v in found.votes.items() if found.files[n] >= MIN_FILES and len(n) > 1}
+    return share_bonuses(found, definitions, CO_USED, MIN_FILES)
 
 
 def _vocabulary(files: Sequence) -> tuple[frozenset[str], dict[str, int]]:
