@@ -354,7 +354,7 @@ def _memory():
     """What the documents remember, but the last version's demand (summed afresh)."""
     from collections import OrderedDict
     from flashls.context import rank_memo
-    return {k: (OrderedDict(d.anchors), d.layout, d.carried, d.freed, d.stable_used)
+    return {k: (OrderedDict(d.anchors), d.layout, d.carried, d.freed, d.stable_used, d.lends)
             for k, d in rank_memo._DOCS.items()}
 
 
@@ -362,10 +362,10 @@ def _restore(saved) -> None:
     from collections import OrderedDict
     from flashls.context import rank_memo
     rank_memo._DOCS.clear()
-    for k, (anchors, layout, carried, freed, stable_used) in saved.items():
+    for k, (anchors, layout, carried, freed, stable_used, lends) in saved.items():
         rank_memo._DOCS[k] = rank_memo._Doc(OrderedDict(anchors), layout=layout,
                                             carried=carried, freed=freed,
-                                            stable_used=stable_used)
+                                            stable_used=stable_used, lends=lends)
 
 
 def _stable_replay(ws: Workspace, path: Path, text: str, seed: int, steps: int, monkeypatch):

@@ -177,7 +177,8 @@ def test_a_growing_top_of_file_window_keeps_the_stable_parts(tmp_path, monkeypat
     held, totals = replay()
     assert max(totals) <= budget
     monkeypatch.setattr(rank_memo, "held_share",
-                        lambda key, share, freed, room, at_top, narrow=None: share(freed))
+                        lambda key, share, freed, room, at_top, narrow=None, settle=1:
+                        share(freed))
     monkeypatch.setattr("flashls.context.assemble.held_share", rank_memo.held_share)
     unheld, _ = replay()
     step = next((k for k in range(len(unheld)) if unheld[k] != unheld[0]), None)

@@ -28,7 +28,7 @@ from .budget import Fill, share_out, window_cap, window_reservation
 from .neighbors import neighbor_files, part_overhead, prefix_tokens
 from .outline import outline_demand, render
 from .ranking import Selection, select_stable
-from .hold_room import hold_room
+from .hold_room import hold_room, settle_for
 from .suffix_hold import suffix_cap_for, suffix_kept
 from .rank_memo import held_share, stable_order
 from .recent import RecentEdits, Snippet, recent_snippets, source_for
@@ -192,7 +192,7 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         return share_for(smaller, t), t.freed, t.room, take
 
     fills = held_share(doc.uri, share_for(window, terms), terms.freed, terms.room,
-                       terms.stepped, narrow)
+                       terms.stepped, narrow, settle_for(pdoc.spec))
     parts = _parts(fills, source, analysis.items if analysis is not None else ())
     # whole-entry trimming keeps the total within budget; this guards the invariant
     parts = corrected_parts(pdoc.spec, parts)  # C/C++: what the estimate misses

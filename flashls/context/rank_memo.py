@@ -91,6 +91,7 @@ class _Doc:
     freed: int | None = None  # what the window at the top of the file last gave back
     stable_used: int | None = None  # the stable tier's tokens in the last prompt
     peak: int | None = None  # what the window gave back when the hold began
+    lends: tuple = ()  # what the window offered back in the last requests (`settle`)
 
 
 _DOCS: LRUCache = LRUCache(maxsize=64)
@@ -532,7 +533,8 @@ def _has_outline(layout: Layout) -> bool:
     return any(k[0] == "outline" for k in layout.order)
 
 
-def held_share(doc_key: str, share, freed: int, room: int, at_top: bool, narrow=None):
+def held_share(doc_key: str, share, freed: int, room: int, at_top: bool, narrow=None,
+                settle: int = 1):
     """`share(freed)` (`budget.share_out` over the stable tier and recent code), with
     what a window reaching the top of the file gives back to the stable tier held
     while the window grows. Its reservation grows in steps of budget/8: a step takes
@@ -545,13 +547,21 @@ def held_share(doc_key: str, share, freed: int, room: int, at_top: bool, narrow=
     the window with a suffix shorter by what the hold lacks (`suffix_hold`): (its
     share, freed, room, how to take it), taken when the selection fits beside it.
     A document's first request, a window off the top, one that shrinks:
-    `share(freed)` unchanged."""
+    `share(freed)` unchanged. With `settle` > 1 (`hold_room.settle_for`) a larger
+    `freed` is taken only once the window has offered it `settle` requests in a row
+    (the least of the last `settle` is lent): a window that dips under a step for a
+    keystroke does not add entries that the next keystroke drops again."""
     with _LOCK:
         doc = _DOCS.get(doc_key)
         if doc is None and at_top:
             doc = _DOCS[doc_key] = _Doc(OrderedDict())
     if doc is None:
         return share(freed)  # (outside the lock: the stable filler takes it)
+    if settle > 1 and at_top:
+        with _LOCK:
+            doc.lends = (doc.lends + (freed,))[-settle:]
+            freed = min(doc.lends)
+    settled = freed
     held = freed
     if at_top and doc.freed is not None:
         held = max(freed, min(doc.freed, room))
@@ -565,6 +575,8 @@ def held_share(doc_key: str, share, freed: int, room: int, at_top: bool, narrow=
         retry = narrow(target - room) if narrow is not None else None
         if retry is not None:
             share2, freed2, room2, take = retry
+            if settle > 1:  # a shorter suffix does not lend what has not settled
+                freed2 = min(freed2, settled)
             held2 = max(freed2, min(target, room2))
             _restore(doc, before)  # the selection that left entries out is not kept
             fills2 = share2(held2)
