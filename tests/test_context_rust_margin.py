@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flashls.context import ranking
+from flashls.context import evidence_pyjs, ranking
 from flashls.context.assemble import assemble_context, estimate_margin
 from flashls.context.budget import window_cap
 from flashls.context.document import Document
@@ -23,9 +23,11 @@ def test_rust_keeps_a_smaller_margin_and_other_languages_the_shared_one():
     assert estimate_margin(None, budget) == budget // 20
 
 
-def test_a_rust_request_spends_what_the_smaller_margin_frees(tmp_path: Path):
+def test_a_rust_request_spends_what_the_smaller_margin_frees(tmp_path: Path, monkeypatch):
     """A long file calling 300 functions of a module: the window reserves its full
-    share and the neighbor signatures fill the rest, up to the Rust margin."""
+    share and the neighbor signatures fill the rest, up to the Rust margin. Lending
+    (Rust lends since session 11) is switched off so the reservation is exact."""
+    monkeypatch.setattr(evidence_pyjs, "LEND_WINDOW", False)
     src = tmp_path / "src"
     src.mkdir()
     (tmp_path / "Cargo.toml").write_text('[package]\nname = "demo"\n')
