@@ -33,6 +33,7 @@ DECLARED_RESOLVERS = frozenset({"python"})  # measured on Python's dev tasks onl
 INIT_ASSIGNED = True  # Python: a neighbor's `self.q = T(..)` in `__init__` types `x.q`
 INIT_HERE = True  # ... and the current file's own `__init__` (Python)
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
+PLAIN_UNUSED = True  # a member's name used only plainly (a local `password`) is unused
 SMALL_CLASS = 12  # public members a class may have before each is worth less
 MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
 _SKIP = frozenset({"self", "this", "cls", "super"})
@@ -203,6 +204,8 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
     out = cands
     for k, c, items, item, held in held_members(cands, files, holders):
         use = ev.uses.get(item.name)
+        if PLAIN_UNUSED and use is not None and not use.attribute:
+            use = None  # as `ranking.PLAIN_NOT_MEMBER`: a local is no call of `x.m`
         if use is not None and use.attribute:
             if held.isdisjoint(use.qualifiers):
                 continue
