@@ -199,12 +199,13 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
             holders.setdefault(c, set()).add(q)
     near_use = analysis.usage_distances(set(typed) | set(declared), cursor_line, FAR) \
         if UNUSED_MEMBERS else {}
+    plain_unused = PLAIN_UNUSED and analysis.spec.resolver == "python"  # JS/TS: not measured
     if declared:
         cands = _declared_near(cands, files, ev, declared, near_use)
     out = cands
     for k, c, items, item, held in held_members(cands, files, holders):
         use = ev.uses.get(item.name)
-        if PLAIN_UNUSED and use is not None and not use.attribute:
+        if plain_unused and use is not None and not use.attribute:
             use = None  # as `ranking.PLAIN_NOT_MEMBER`: a local is no call of `x.m`
         if use is not None and use.attribute:
             if held.isdisjoint(use.qualifiers):
