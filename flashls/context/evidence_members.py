@@ -33,6 +33,7 @@ DECLARED_RESOLVERS = frozenset({"python"})  # measured on Python's dev tasks onl
 INIT_ASSIGNED = True  # Python: a neighbor's `self.q = T(..)` in `__init__` types `x.q`
 INIT_HERE = True  # ... and the current file's own `__init__` (Python)
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
+PLAIN_UNUSED = True  # a member's name used only plainly (a local `password`) is unused
 SMALL_CLASS = 12  # public members a class may have before each is worth less
 MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
 _SKIP = frozenset({"self", "this", "cls", "super"})
@@ -198,11 +199,14 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
             holders.setdefault(c, set()).add(q)
     near_use = analysis.usage_distances(set(typed) | set(declared), cursor_line, FAR) \
         if UNUSED_MEMBERS else {}
+    plain_unused = PLAIN_UNUSED and analysis.spec.resolver == "python"  # JS/TS: not measured
     if declared:
         cands = _declared_near(cands, files, ev, declared, near_use)
     out = cands
     for k, c, items, item, held in held_members(cands, files, holders):
         use = ev.uses.get(item.name)
+        if plain_unused and use is not None and not use.attribute:
+            use = None  # as `ranking.PLAIN_NOT_MEMBER`: a local is no call of `x.m`
         if use is not None and use.attribute:
             if held.isdisjoint(use.qualifiers):
                 continue

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .evidence_bases import lift as lift_bases
+from .evidence_kin import lift as lift_kin
 from .evidence_members import revise as revise_members
 from .evidence_relatives import lift as lift_relatives
 from .evidence_similar import lift as lift_similar
@@ -159,7 +160,8 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     """Python and JS/TS revisions that need the current file (`ranking.rank`'s hook):
     same-file repeats, import statements (Python), receivers typed elsewhere
     (`evidence_members`), names of similar functions (`evidence_similar`, Python),
-    relatives near the cursor (`evidence_relatives`, Python)."""
+    classes akin to those used near the cursor (`evidence_kin`, Python), relatives near
+    the cursor (`evidence_relatives`, Python)."""
     if analysis.spec.resolver not in RESOLVERS:
         return cands
     cands = outline_repeats(cands, analysis.items)
@@ -167,6 +169,7 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     cands = revise_members(analysis, files, ev, cands, cursor_line)
     cands = lift_bases(analysis, files, ev, cands, cursor_line)  # `evidence_bases`, Python
     cands = lift_similar(analysis, files, ev, cands, cursor_line)  # `evidence_similar`
+    cands = lift_kin(analysis, files, ev, cands, cursor_line)  # `evidence_kin`, Python
     return lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
 
 

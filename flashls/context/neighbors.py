@@ -22,7 +22,7 @@ from .background import SpotBudget
 from .evidence_java import max_files as java_max_files, order_neighbors
 from .evidence_java_pkg import guesses as java_guesses
 from .evidence_lang import order_files
-from .import_order import by_use
+from .import_order import by_use_room
 from .imports import resolve_imports
 from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
@@ -113,8 +113,10 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
     cap = java_max_files(spec.resolver, MAX_NEIGHBOR_FILES)
     out: list[NeighborFile] = []
     wanted = _import_identifiers(symbols)
-    direct = by_use(spec, path, symbols, resolve_imports(spec, path, symbols, workspace),
-                    workspace, room=cap)  # Python, JS/TS: most used first
+    direct, extra = by_use_room(spec, path, symbols,
+                                resolve_imports(spec, path, symbols, workspace),
+                                workspace, room=cap)  # Python, JS/TS: most used first
+    cap += extra  # Python: files imported and not used yet, beyond the room
     named = order_neighbors(symbols, direct)
     queue = [(f, False) for f in order_files(spec.resolver, symbols, named, workspace,
                                              room=cap, current=path)]
