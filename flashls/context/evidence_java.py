@@ -31,7 +31,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import LINE_MEMO_SIZE, IdentityMemo
+from .memo import LINE_MEMO_SIZE
 
 EXPLICIT_FIRST = False  # imported types before same-package ones regardless of use
 MAX_PACKAGE_FILES = 400  # a package this large is sampled (its used types first)
@@ -88,76 +88,13 @@ def private_members(items: Sequence) -> frozenset[int]:
     return found
 
 
-_STATIC_WORD = re.compile(r"(?<![\w$])static(?![\w$])")
-_INTERFACE_WORD = re.compile(r"(?<![\w$])interface(?![\w$])")
-_STATIC_MEMBERS = IdentityMemo(512)  # items -> static_members
-
-
-def static_members(items: Sequence) -> frozenset[int]:
-    """Indices of the members callable as `Type.member` (declared `static`, or an
-    interface's fields) of the containers with at most MAX_STATICS of them
-    (memoized per items tuple: a neighbor file's are the same for every request)."""
-    hit = _STATIC_MEMBERS.get(items)
-    if hit is not None:
-        return hit
-    found = set()
-    for k, item in enumerate(items):
-        if item.parent == -1:
-            continue
-        head = item.brief[0][:2] or item.lines[:2]
-        if any(_STATIC_WORD.search(line) for line in head):
-            found.add(k)
-        elif item.kind in ("field", "constant"):
-            parent = items[item.parent]
-            if any(_INTERFACE_WORD.search(line) for line in parent.lines[:3]):
-                found.add(k)
-    out = frozenset(found)
-    counts: dict[int, int] = {}
-    for k in out:
-        counts[items[k].parent] = counts.get(items[k].parent, 0) + 1
-    return _STATIC_MEMBERS.put(
-        items, frozenset(k for k in out if counts[items[k].parent] <= MAX_STATICS))
-
-
-# an unused static member of a type the file names as a qualifier (`StreamSupport.
-# stream(..)`, `Nodes.builder(..)`, `Code.HTTP_OK`): the qualifier names its class
-# exactly, where a receiver's type is a guess; x100 x the nearest such use's proximity.
-# Off (0.0) by default, measured at 0.75 (session 10): dev+tuning pool 695 -> 697/800,
-# dev 175 -> 173/200 (the lifted statics crowd out class headers: `extends
-# StreamHandler`, `DoublePipeline`): four tasks fixed, four lost
-STATIC_MEMBER = 0.0
-MEASURED_STATIC_MEMBER = 0.75
-MAX_STATICS = 20  # a class with more static members is a library, not one helper
-
-
-def _proximity(distance: int) -> float:
-    """`ranking._near` (ranking imports this module)."""
-    if distance >= FAR:
-        return 0.1
-    return 0.3 + 0.7 / (1.0 + distance / 60.0)
-
-
-def _static_score(item, items, k: int, statics: frozenset[int], ev) -> float:
-    """STATIC_MEMBER's score of item `k` when its class is a static qualifier of the
-    file (`receivers` maps a static access `T.x` to T itself) and it is unused; 0
-    otherwise."""
-    if k not in statics or item.name in ev.uses:
-        return 0.0
-    owner = items[item.parent].name
-    if owner not in ev.receivers.get(owner, ()):
-        return 0.0
-    return 100 * STATIC_MEMBER * _proximity(ev.receiver_types.get(owner, FAR))
-
-
 def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
-    """Java: `cands` with others' private members demoted, unused single-type
-    imports scored as likely next, and unused static members of the types the file
-    calls as `Type.member` raised to STATIC_MEMBER."""
+    """Java: `cands` with others' private members demoted and unused single-type
+    imports scored as likely next."""
     if resolver != "java":
         return cands
     unused = _unused_imports(analysis, ev)
     private = [private_members(f.analysis.items) for f in files]
-    statics = [static_members(f.analysis.items) for f in files] if STATIC_MEMBER else []
     out = []
     for c in cands:
         if c.file >= 0:
@@ -165,9 +102,6 @@ def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
             item = items[c.item]
             if c.item in private[c.file]:
                 c = c.rescored(c.score * PRIVATE_FACTOR)
-            elif STATIC_MEMBER and item.parent != -1 and \
-                    (s := _static_score(item, items, c.item, statics[c.file], ev)) > c.score:
-                c = c.rescored(s)
             elif item.parent == -1 and item.name in unused and c.score < UNUSED_IMPORT_SCORE \
                     and type_name(files[c.file].path) == item.name:
                 c = c.rescored(UNUSED_IMPORT_SCORE)

@@ -134,10 +134,11 @@ def family(shared: frozenset[str], index: dict[str, frozenset[str]]) -> int:
     return len(out)
 
 
-def bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dict[str, float]:
+def bonuses(near: dict[str, int], index: dict[str, frozenset[str]],
+            max_family: int = MAX_FAMILY) -> dict[str, float]:
     """Entry name -> its family bonus from the identifiers near the cursor: the best
     Dice share with one of them, by rows, when the words they share are specific (at
-    most MAX_FAMILY entry names have them all)."""
+    most `max_family` entry names have them all)."""
     out: dict[str, float] = {}
     sizes: dict[frozenset[str], int] = {}  # shared words -> their family's size
     for ident, d in near.items():
@@ -164,7 +165,7 @@ def bonuses(near: dict[str, int], index: dict[str, frozenset[str]]) -> dict[str,
                 size = sizes.get(shared)
                 if size is None:
                     size = sizes[shared] = family(shared, index)
-                if size > MAX_FAMILY:
+                if size > max_family:
                     continue
                 b = 100 * FAMILY * s / (1.0 + d / HALF_ROWS)
                 if b > out.get(name, 0.0):
