@@ -186,7 +186,10 @@ def java_roots(path: str, package: str | None) -> tuple[str, str]:
     return here, here
 
 
+@lru_cache(maxsize=LINE_MEMO_SIZE)
 def type_name(path: str) -> str:
+    """The type a Java file is named after (asked per package file and candidate per
+    request: remembered per path)."""
     return os.path.splitext(os.path.basename(path))[0]
 
 
@@ -229,7 +232,7 @@ def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
     imported: set[str] = set()
     for row in analysis.import_lines:
         if row < len(lines):
-            imported.update(re.findall(r"[A-Za-z_$][\w$]*", lines[row]))
+            imported.update(_line_words(lines[row]))
     ranked = []
     for index, f in enumerate(files):
         name = type_name(f)
@@ -241,6 +244,12 @@ def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
                       (-uses, 0 if explicit else 1, index, f))
     ranked.sort()
     return [f for *_, f in ranked]
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def _line_words(line: str) -> tuple[str, ...]:
+    """The identifiers of an import line (per line: the same ones every request)."""
+    return tuple(re.findall(r"[A-Za-z_$][\w$]*", line))
 
 
 # `Type name` declarations (fields, locals, parameters, for-each variables): the type

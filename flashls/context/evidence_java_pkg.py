@@ -91,9 +91,28 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     own = type_name(path)
     vocabulary = frozenset(by_type) | {own}
     current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
-    skip = {workspace.real(f) for f in named}
-    def sibling(f: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
-        read = _words(f, workspace)
+    skip = frozenset(workspace.real(f) for f in named)
+    reads = tuple(_words(f, workspace) for f in package)
+    key = (path, tuple(package), current, skip, room)
+    hit = _LAST[0]
+    if hit is not None and hit[0] == key and hit[1] is workspace and \
+            len(hit[2]) == len(reads) and all(a is b for a, b in zip(hit[2], reads)):
+        return list(hit[3])
+    out = _guessed(package, reads, by_type, vocabulary, current, skip, workspace)[:room]
+    _LAST[0] = (key, workspace, reads, out)
+    return list(out)
+
+
+# [(key, workspace, the package files' reads, guesses)]: keystrokes in one file ask
+# again with the same used types and package file versions
+_LAST: list = [None]
+
+
+def _guessed(package: Sequence[str], reads: Sequence, by_type: dict[str, str],
+             vocabulary: frozenset[str], current: frozenset[str], skip: frozenset[str],
+             workspace) -> list[Guess]:
+    """`guesses` from the package files' words (`reads`, in `package`'s order)."""
+    def sibling(f: str, read) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
         if read is None:
             return None
         words, supers = read
@@ -101,7 +120,7 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
         seen = (words & vocabulary) - {mine}
         return seen | {mine}, seen - current, (supers & vocabulary) - current - {mine}
 
-    siblings = [s for s in map(sibling, package) if s is not None]
+    siblings = [s for s in map(sibling, package, reads) if s is not None]
     found = tally(current, ((seen, offered) for seen, offered, _ in siblings), MIN_SIMILARITY)
     total = found.total
     if total <= 0.0:
@@ -123,7 +142,7 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
             if workspace.real(f) not in skip:
                 taken += 1
                 out.setdefault(f, Guess(f, share.get(t, 0.0), supertype.get(t, 0.0)))
-    return list(out.values())[:room]
+    return list(out.values())
 
 
 HEADER_ROWS = 4  # lines above the cursor searched for the `class X` its header continues
