@@ -80,7 +80,7 @@ def _alias_target(name: str, text: str) -> str | None:
     if m and m.group(1) == name:
         return m.group(2)
     m = _ALIAS_TYPEDEF.match(text)
-    if m and re.search(rf"(?<![\w$]){re.escape(name)}\s*;", text):
+    if m and name in text and re.search(rf"(?<![\w$]){re.escape(name)}\s*;", text):
         return m.group(1)
     return None
 
@@ -95,6 +95,8 @@ def _bases_in(name: str, text: str) -> tuple[str, ...]:
     """`_base_names` of a joined head, remembered per entry text: the current file's
     items are new objects after each edit, so `type_links` runs again per request, and
     its name-specific patterns miss `re`'s cache of 512 in a long header."""
+    if ":" not in text or name not in text:
+        return ()  # the pattern needs both: no compile for a class without bases
     m = re.search(rf"(?<![\w$]){re.escape(name)}\b(?:\s*<[^{{]*?>)?\s*(?:final\s*)?:(?!:)([^{{;]*)",
                   text)
     if not m:
