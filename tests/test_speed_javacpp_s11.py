@@ -1,0 +1,117 @@
+"""Session 11: the Java and C/C++ passes' memos give what a fresh computation gives."""
+
+from __future__ import annotations
+
+import re
+
+from flashls.context import brief_c, evidence_c, evidence_java, evidence_java_pkg, receivers_c
+from flashls.context.neighbors import neighbor_files
+from flashls.context.outline import Item
+from flashls.context.ranking import Candidate
+from tests.test_context_java_s9 import TREE
+from tests.test_context_javacpp_s7 import _open
+
+BRIEFS = [
+    ("module", "detail", ["namespace detail {"], ["} // namespace detail"]),
+    ("function", "write", ["template <typename Char>", "void write(Char c)", "{"], ["}"]),
+    ("struct", "is_spec", ["template <typename T>", "struct is_spec : std::bool_constant<",
+                           "    A || B> {"], ["};"]),
+    ("class", "Foo", ["class Bar {"], ["};"]),  # no line names it: unchanged
+    ("macro", "X", ["#define X(a) \\", "  a + 1"], []),
+]
+
+
+def test_c_brief_forms_are_remembered_and_equal_a_fresh_shortening():
+    brief_c._shorten_c.cache_clear()
+    for kind, name, head, tail in BRIEFS:
+        fresh = brief_c._shortened(kind, name, list(head), list(tail))
+        first = brief_c.shorten("c", kind, name, head, tail)
+        first[0].append("mutated by a caller")  # each call hands out its own lists
+        assert brief_c.shorten("c", kind, name, head, tail) == fresh
+    assert brief_c._shorten_c.cache_info().hits == len(BRIEFS)
+    assert brief_c.shorten("python", "class", "Foo", ["class Foo:"], []) == (["class Foo:"], [])
+
+
+def _bases_reference(name: str, head: list[str]) -> list[str]:
+    """Session 10's `_base_names`, one pattern compiled per call."""
+    text = " ".join(line.strip() for line in head)
+    m = re.search(rf"(?<![\w$]){re.escape(name)}\b(?:\s*<[^{{]*?>)?\s*(?:final\s*)?:(?!:)([^{{;]*)",
+                  text)
+    if not m:
+        return []
+    out, depth, start, clause, pieces = [], 0, 0, m.group(1), []
+    for k, ch in enumerate(clause):
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            pieces.append(clause[start:k])
+            start = k + 1
+    pieces.append(clause[start:])
+    for piece in pieces:
+        b = receivers_c._BASES.match(piece)
+        if b and b.group(1) not in receivers_c._NOT_TYPES:
+            out.append(b.group(1))
+    return out
+
+
+def test_c_base_names_equal_the_uncached_reading():
+    heads = [("buffer", ["class basic_memory_buffer final : public detail::buffer<T> {"]),
+             ("basic_memory_buffer", ["class basic_memory_buffer final", "    : public detail::buffer<T>,",
+                                      "      private Alloc {"]),
+             ("node", ["struct node {"]), ("node", ["struct ns::node {"]),
+             ("xml_node", ["template <class Ch>", "class xml_node: public xml_base<Ch>"]),
+             ("absent", ["struct other : base {"])]
+    for name, head in heads:
+        assert receivers_c._base_names(name, head) == _bases_reference(name, head)
+
+
+def test_c_keyword_names_walk_nothing_without_a_keyword_entry():
+    class A:  # an analysis with items
+        def __init__(self, names):
+            self.items = tuple(Item(n, "function", 1, i, i, (n,), (), -1, 1)
+                               for i, n in enumerate(names))
+
+    class F:
+        def __init__(self, names):
+            self.analysis = A(names)
+
+    class Spec:
+        resolver = "c"
+
+    current = A(["main"])
+    current.spec = Spec()
+    cands = [Candidate(50.0, 0, 0), Candidate(40.0, 0, 1), Candidate(30.0, -1, 0)]
+    assert evidence_c.keyword_names(cands, current, [F(["a", "b"])]) is cands
+    out = evidence_c.keyword_names(cands, current, [F(["a", "struct"])])
+    assert [c.score for c in out] == [50.0, 40.0 * evidence_c.KEYWORD_FACTOR, 30.0]
+
+
+def test_java_guesses_are_kept_for_the_same_types_and_package_file_versions(tmp_path, monkeypatch):
+    ws, path, spec, a = _open(tmp_path, TREE, "p/SocketChan.java")
+    files = neighbor_files(spec, str(path), a, ws, {})
+    resolved = sorted(str(tmp_path / p) for p in TREE if p != "p/SocketChan.java")
+    named = [f.path for f in files if not f.guess and not f.supertype]
+    evidence_java_pkg._LAST[0] = None
+    fresh = evidence_java_pkg.guesses(str(path), a, resolved, named, ws, 8)
+    assert fresh  # ScatteringChan, the supertype its siblings implement
+    computed = []
+    real = evidence_java_pkg._guessed
+    monkeypatch.setattr(evidence_java_pkg, "_guessed",
+                        lambda *args: computed.append(1) or real(*args))
+    assert evidence_java_pkg.guesses(str(path), a, resolved, named, ws, 8) == fresh
+    assert not computed  # the same inputs: the last answer
+    assert evidence_java_pkg.guesses(str(path), a, resolved, named, ws, 1) == fresh[:1]
+    assert len(computed) == 1  # another room
+    words = evidence_java_pkg._words  # a package file's new version: new words objects
+    monkeypatch.setattr(evidence_java_pkg, "_words",
+                        lambda f, w: None if (r := words(f, w)) is None else (r[0], r[1]))
+    assert evidence_java_pkg.guesses(str(path), a, resolved, named, ws, 1) == fresh[:1]
+    assert len(computed) == 2
+
+
+def test_java_type_name_and_import_words():
+    assert evidence_java.type_name("/src/p/ServerConfig.java") == "ServerConfig"
+    assert evidence_java._line_words("import java.util.concurrent.locks.ReentrantLock;") == (
+        "import", "java", "util", "concurrent", "locks", "ReentrantLock")
