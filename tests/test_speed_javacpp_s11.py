@@ -115,3 +115,24 @@ def test_java_type_name_and_import_words():
     assert evidence_java.type_name("/src/p/ServerConfig.java") == "ServerConfig"
     assert evidence_java._line_words("import java.util.concurrent.locks.ReentrantLock;") == (
         "import", "java", "util", "concurrent", "locks", "ReentrantLock")
+
+
+def test_c_sibling_listing_checks_the_rules_only_as_far_as_it_is_read(tmp_path, monkeypatch):
+    from flashls.context import siblings_c
+    from flashls.context.workspace import Workspace
+    from flashls.settings import DEFAULT_EXCLUDE
+    for k in range(40):
+        (tmp_path / f"f{k:02}.h").write_text(f"int f{k}(void);\n")
+    (tmp_path / "notes.txt").write_text("x")
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    whole = ws.list_dir(str(tmp_path), siblings_c.C_EXTENSIONS)
+    checked = []
+    allowed = ws.allowed
+    monkeypatch.setattr(ws, "allowed", lambda p: checked.append(p) or allowed(p))
+    siblings_c._LISTINGS.clear()
+    first = list(zip(range(5), siblings_c._listing(str(tmp_path), ws)))
+    assert [f for _, f in first] == whole[:5] and len(checked) == 5
+    assert list(siblings_c._listing(str(tmp_path), ws)) == whole  # the rest, in order
+    assert len(checked) == 40  # each file's rules once
+    found = siblings_c.sibling_idents(str(tmp_path / "f00.h"), ws)
+    assert [p for p, _ in found] == [ws.real(f) for f in whole[1:siblings_c.SIBLING_FILES + 1]]
