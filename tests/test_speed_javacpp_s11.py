@@ -136,3 +136,19 @@ def test_c_sibling_listing_checks_the_rules_only_as_far_as_it_is_read(tmp_path, 
     assert len(checked) == 40  # each file's rules once
     found = siblings_c.sibling_idents(str(tmp_path / "f00.h"), ws)
     assert [p for p, _ in found] == [ws.real(f) for f in whole[1:siblings_c.SIBLING_FILES + 1]]
+
+
+def test_java_package_words_equal_the_look_behind_regexes():
+    import random
+    rng = random.Random(11)
+    pieces = ["A", "Bc", "a", "x.", ".", "$", "_", " ", "\n", "extends ", "implements ",
+              "extends", "{", "(", ";", "=", ",", "<", ">", "É", "é", "1", "Foo", "fooBar"]
+    texts = ["class A extends B implements C, D<E> {", "myextends implements Foo {",
+             "Aextends B", "x.Foo Bar$Baz _Q 1Z", "extends extends A", ""]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 40)))
+              for _ in range(3000)]
+    pkg = evidence_java_pkg
+    for text in texts:
+        assert pkg.type_words(text) == frozenset(pkg._TYPE_WORD.findall(text)), text
+        assert pkg.supertypes(text) == frozenset(
+            w for span in pkg._SUPERS.findall(text) for w in pkg._TYPE_WORD.findall(span)), text

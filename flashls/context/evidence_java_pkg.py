@@ -71,9 +71,48 @@ def _words(path: str, workspace) -> tuple[frozenset[str], frozenset[str]] | None
         text, _ = workspace.read_stamped(path)
         if text is None:
             return None
-        supers = frozenset(w for span in _SUPERS.findall(text) for w in _TYPE_WORD.findall(span))
-        hit = _IDS[key] = (frozenset(_TYPE_WORD.findall(text)), supers)
+        hit = _IDS[key] = (type_words(text), supertypes(text))
     return hit
+
+
+# the same matches as `_TYPE_WORD` and `_SUPERS`, with the look-behind tested in Python
+# on each match instead of by the regex engine at every position (it cannot skip ahead
+# to a literal or a class then): 2x and 10x faster over the JDK's 13 MB, which a
+# package's first request reads whole (java.util.concurrent: 62 files, ~380 ms)
+_CAPITALIZED = re.compile(r"[A-Z][\w$]*")
+_SUPER_CLAUSES = (re.compile(r"extends\s+([^{;()=]*)"), re.compile(r"implements\s+([^{;()=]*)"))
+
+
+def _word_char(ch: str, extra: str) -> bool:
+    return ch.isalnum() or ch == "_" or ch in extra  # `\w` is isalnum() or "_"
+
+
+def type_words(text: str) -> frozenset[str]:
+    r"""`frozenset(_TYPE_WORD.findall(text))`. A match of `[A-Z][\w$]*` not preceded
+    by `[\w$.]` is one of `_TYPE_WORD`'s; one that is covers no start of another (each
+    of its characters follows a `[\w$]`)."""
+    out = []
+    for m in _CAPITALIZED.finditer(text):
+        i = m.start()
+        if i == 0 or not _word_char(text[i - 1], "$."):
+            out.append(m.group())
+    return frozenset(out)
+
+
+def supertypes(text: str) -> frozenset[str]:
+    """The capitalized words of `_SUPERS`'s clauses (`extends A`, `implements B, C`).
+    Each clause keyword is searched for on its own (a literal the engine skips to), at
+    every occurrence: one inside an earlier clause reads a tail of that clause, whose
+    words that clause has already."""
+    out: set[str] = set()
+    for clause in _SUPER_CLAUSES:
+        m = clause.search(text)
+        while m is not None:
+            i = m.start()
+            if i == 0 or not _word_char(text[i - 1], "$"):
+                out.update(_TYPE_WORD.findall(m.group(1)))
+            m = clause.search(text, i + 1)
+    return frozenset(out)
 
 
 def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
