@@ -152,3 +152,42 @@ def test_java_package_words_equal_the_look_behind_regexes():
         assert pkg.type_words(text) == frozenset(pkg._TYPE_WORD.findall(text)), text
         assert pkg.supertypes(text) == frozenset(
             w for span in pkg._SUPERS.findall(text) for w in pkg._TYPE_WORD.findall(span)), text
+
+
+def _adjust_reference(cands, analysis, files, ev):
+    """Session 10's `evidence_java.adjust` with STATIC_MEMBER off: every candidate's
+    item read."""
+    unused = evidence_java._unused_imports(analysis, ev)
+    private = [evidence_java.private_members(f.analysis.items) for f in files]
+    out = []
+    for c in cands:
+        if c.file >= 0:
+            item = files[c.file].analysis.items[c.item]
+            if c.item in private[c.file]:
+                c = c.rescored(c.score * evidence_java.PRIVATE_FACTOR)
+            elif item.parent == -1 and item.name in unused and \
+                    c.score < evidence_java.UNUSED_IMPORT_SCORE and \
+                    evidence_java.type_name(files[c.file].path) == item.name:
+                c = c.rescored(evidence_java.UNUSED_IMPORT_SCORE)
+        out.append(c)
+    return out
+
+
+def test_java_adjust_by_set_lookups_equals_reading_every_item(tmp_path):
+    from types import SimpleNamespace
+    tree = {"p/Main.java": "package p;\n\nimport q.Helper;\nimport q.Used;\n\n"
+                           "public class Main {\n    Used u;\n}\n",
+            "q/Helper.java": "package q;\n\npublic class Helper {\n    private int n;\n"
+                             "    public int get() { return n; }\n    private void reset() {}\n}\n",
+            "q/Used.java": "package q;\n\npublic class Used {\n    private int k;\n}\n"}
+    ws, path, spec, a = _open(tmp_path, tree, "p/Main.java")
+    files = neighbor_files(spec, str(path), a, ws, {})
+    assert {f.path.rsplit("/", 1)[-1] for f in files} == {"Helper.java", "Used.java"}
+    cands = [Candidate(float(s), f, k) for f, nf in enumerate(files)
+             for k in range(len(nf.analysis.items)) for s in (30, 90)]
+    cands += [Candidate(40.0, -1, k) for k in range(len(a.items))]
+    for uses in ({}, {"Used": SimpleNamespace(distance=3)}):
+        ev = SimpleNamespace(uses=uses)
+        got = evidence_java.adjust(cands, a, files, ev, "java")
+        assert got == _adjust_reference(cands, a, files, ev)
+        assert any(g.score != c.score for g, c in zip(got, cands))

@@ -157,6 +157,8 @@ def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
         return cands
     unused = _unused_imports(analysis, ev)
     private = [private_members(f.analysis.items) for f in files]
+    if not STATIC_MEMBER:
+        return _demoted_and_imported(cands, files, private, unused)
     statics = [static_members(f.analysis.items) for f in files] if STATIC_MEMBER else []
     out = []
     for c in cands:
@@ -170,6 +172,41 @@ def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
                 c = c.rescored(s)
             elif item.parent == -1 and item.name in unused and c.score < UNUSED_IMPORT_SCORE \
                     and type_name(files[c.file].path) == item.name:
+                c = c.rescored(UNUSED_IMPORT_SCORE)
+        out.append(c)
+    return out
+
+
+_HEADERS = IdentityMemo(512)  # (items, type name) -> indices of its top-level entries
+
+
+def _type_headers(items: Sequence, name: str) -> frozenset[int]:
+    """Indices of the top-level entries named `name` (a file's own type: memoized per
+    items tuple and name)."""
+    hit = _HEADERS.get(items, name)
+    if hit is None:
+        hit = _HEADERS.put(items, frozenset(
+            k for k, it in enumerate(items) if it.parent == -1 and it.name == name), name)
+    return hit
+
+
+def _demoted_and_imported(cands: list, files: Sequence, private: list[frozenset[int]],
+                          unused: frozenset[str]) -> list:
+    """`adjust` without STATIC_MEMBER: the same rescoring, each candidate tested by
+    set lookups (the entries either branch can change, per items tuple) instead of
+    reading its item."""
+    heads = [_type_headers(f.analysis.items, type_name(f.path)) if unused else frozenset()
+             for f in files]
+    if not any(private) and not any(heads):
+        return list(cands)
+    out = []
+    for c in cands:
+        k = c.file
+        if k >= 0:
+            if c.item in private[k]:
+                c = c.rescored(c.score * PRIVATE_FACTOR)
+            elif c.item in heads[k] and c.score < UNUSED_IMPORT_SCORE and \
+                    files[k].analysis.items[c.item].name in unused:
                 c = c.rescored(UNUSED_IMPORT_SCORE)
         out.append(c)
     return out
