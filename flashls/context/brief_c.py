@@ -32,7 +32,10 @@ actions) is unchanged.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
+
+from .memo import LINE_MEMO_SIZE
 
 NAMESPACE_KINDS = frozenset({"module"})
 ONE_LINE_KINDS = frozenset({"class", "struct", "enum", "macro", "type", "union"})
@@ -41,20 +44,42 @@ _TEMPLATE = re.compile(r"^\s*template\s*<")
 _TEMPLATE_HEAD = re.compile(r"^\s*template\s*<.*>\s*$")  # a whole `template <...>` line
 
 
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def _word(name: str) -> re.Pattern:
+    """The pattern of `name` as a whole word (compiled once per name: `re`'s own cache
+    of 512 patterns thrashes on a header's thousands of entry names)."""
+    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+
+
 def _naming_line(name: str, head: Sequence[str]) -> int | None:
     if not name:
         return None
-    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
-    return next((i for i, line in enumerate(head) if word.search(line)), None)
+    word = _word(name)
+    return next((i for i, line in enumerate(head) if name in line and word.search(line)),
+                None)
 
 
 def shorten(resolver: str, kind: str, name: str, head: Sequence[str], tail: Sequence[str]
             ) -> tuple[list[str], list[str]]:
     """The C/C++ brief form of one entry (`head`, `tail`: the shared brief form);
-    unchanged for the other languages and where no line names the entry."""
-    head, tail = list(head), list(tail)
+    unchanged for the other languages and where no line names the entry. Remembered
+    per entry text: an edit rebuilds every member of the long node it is in (a C++
+    namespace or class), and all but one are as before."""
     if resolver != "c":
-        return head, tail
+        return list(head), list(tail)
+    short_head, short_tail = _shorten_c(kind, name, tuple(head), tuple(tail))
+    return list(short_head), list(short_tail)
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def _shorten_c(kind: str, name: str, head: tuple[str, ...], tail: tuple[str, ...]
+               ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    out_head, out_tail = _shortened(kind, name, list(head), list(tail))
+    return tuple(out_head), tuple(out_tail)
+
+
+def _shortened(kind: str, name: str, head: list[str], tail: list[str]
+               ) -> tuple[list[str], list[str]]:
     at = _naming_line(name, head)
     if at is None:
         return head, tail

@@ -20,6 +20,7 @@ import threading
 from dataclasses import replace
 from typing import Sequence
 
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 from .workspace import Workspace
 
 NAMESPACE_KINDS = frozenset({"module"})  # what queries/cpp/definitions.scm calls namespaces
@@ -190,14 +191,30 @@ KEYWORDS = frozenset("""struct class union enum typename template namespace publ
 KEYWORD_FACTOR = 0.1
 
 
+_KEYWORD_ITEMS = IdentityMemo(512, HEAVY_ITEMS_WEIGHT)  # items -> keyword-named indices
+
+
+def _keyword_items(items: Sequence) -> frozenset[int]:
+    """Indices of the entries named by a keyword (memoized per items tuple)."""
+    hit = _KEYWORD_ITEMS.get(items)
+    if hit is None:
+        hit = _KEYWORD_ITEMS.put(items, frozenset(
+            k for k, it in enumerate(items) if it.name in KEYWORDS))
+    return hit
+
+
 def keyword_names(cands: list, analysis, files: Sequence) -> list:
-    """C/C++: entries named by a keyword rank at KEYWORD_FACTOR of their score."""
+    """C/C++: entries named by a keyword rank at KEYWORD_FACTOR of their score (the
+    same list, unwalked, when no file has such an entry: most have none)."""
     if analysis.spec.resolver != "c":
+        return cands
+    named = [_keyword_items(f.analysis.items) for f in files] + \
+        [_keyword_items(analysis.items)]  # index -1: the current file
+    if not any(named):
         return cands
     out = list(cands)
     for k, c in enumerate(cands):
-        items = files[c.file].analysis.items if c.file >= 0 else analysis.items
-        if items[c.item].name in KEYWORDS:
+        if c.item in named[c.file]:
             out[k] = c.rescored(c.score * KEYWORD_FACTOR)
     return out
 

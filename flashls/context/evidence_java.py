@@ -31,7 +31,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import LINE_MEMO_SIZE
+from .memo import LINE_MEMO_SIZE, IdentityMemo
 
 EXPLICIT_FIRST = False  # imported types before same-package ones regardless of use
 MAX_PACKAGE_FILES = 400  # a package this large is sampled (its used types first)
@@ -95,15 +95,38 @@ def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
         return cands
     unused = _unused_imports(analysis, ev)
     private = [private_members(f.analysis.items) for f in files]
+    return _demoted_and_imported(cands, files, private, unused)
+
+
+_HEADERS = IdentityMemo(512)  # (items, type name) -> indices of its top-level entries
+
+
+def _type_headers(items: Sequence, name: str) -> frozenset[int]:
+    """Indices of the top-level entries named `name` (a file's own type: memoized per
+    items tuple and name)."""
+    hit = _HEADERS.get(items, name)
+    if hit is None:
+        hit = _HEADERS.put(items, frozenset(
+            k for k, it in enumerate(items) if it.parent == -1 and it.name == name), name)
+    return hit
+
+
+def _demoted_and_imported(cands: list, files: Sequence, private: list[frozenset[int]],
+                          unused: frozenset[str]) -> list:
+    """`adjust`'s rescoring, each candidate tested by set lookups (the entries either
+    branch can change, per items tuple) instead of reading its item."""
+    heads = [_type_headers(f.analysis.items, type_name(f.path)) if unused else frozenset()
+             for f in files]
+    if not any(private) and not any(heads):
+        return list(cands)
     out = []
     for c in cands:
-        if c.file >= 0:
-            items = files[c.file].analysis.items
-            item = items[c.item]
-            if c.item in private[c.file]:
+        k = c.file
+        if k >= 0:
+            if c.item in private[k]:
                 c = c.rescored(c.score * PRIVATE_FACTOR)
-            elif item.parent == -1 and item.name in unused and c.score < UNUSED_IMPORT_SCORE \
-                    and type_name(files[c.file].path) == item.name:
+            elif c.item in heads[k] and c.score < UNUSED_IMPORT_SCORE and \
+                    files[k].analysis.items[c.item].name in unused:
                 c = c.rescored(UNUSED_IMPORT_SCORE)
         out.append(c)
     return out
@@ -120,7 +143,10 @@ def java_roots(path: str, package: str | None) -> tuple[str, str]:
     return here, here
 
 
+@lru_cache(maxsize=LINE_MEMO_SIZE)
 def type_name(path: str) -> str:
+    """The type a Java file is named after (asked per package file and candidate per
+    request: remembered per path)."""
     return os.path.splitext(os.path.basename(path))[0]
 
 
@@ -163,7 +189,7 @@ def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
     imported: set[str] = set()
     for row in analysis.import_lines:
         if row < len(lines):
-            imported.update(re.findall(r"[A-Za-z_$][\w$]*", lines[row]))
+            imported.update(_line_words(lines[row]))
     ranked = []
     for index, f in enumerate(files):
         name = type_name(f)
@@ -175,6 +201,12 @@ def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
                       (-uses, 0 if explicit else 1, index, f))
     ranked.sort()
     return [f for *_, f in ranked]
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def _line_words(line: str) -> tuple[str, ...]:
+    """The identifiers of an import line (per line: the same ones every request)."""
+    return tuple(re.findall(r"[A-Za-z_$][\w$]*", line))
 
 
 # `Type name` declarations (fields, locals, parameters, for-each variables): the type

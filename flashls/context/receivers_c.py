@@ -73,23 +73,34 @@ _BASES = re.compile(r"(?:public|protected|private|virtual|\s)*(?:typename\s+)?(?
                     r"(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
 
 
+@lru_cache(maxsize=LINE_MEMO_SIZE)
 def _alias_target(name: str, text: str) -> str | None:
+    """The class an alias entry names (remembered per entry text, as `_bases_in`)."""
     m = _ALIAS_USING.match(text)
     if m and m.group(1) == name:
         return m.group(2)
     m = _ALIAS_TYPEDEF.match(text)
-    if m and re.search(rf"(?<![\w$]){re.escape(name)}\s*;", text):
+    if m and name in text and re.search(rf"(?<![\w$]){re.escape(name)}\s*;", text):
         return m.group(1)
     return None
 
 
 def _base_names(name: str, head: Sequence[str]) -> list[str]:
     """Bases in a class head: what follows `name ... :` up to `{`."""
-    text = " ".join(line.strip() for line in head)
+    return list(_bases_in(name, " ".join(line.strip() for line in head)))
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def _bases_in(name: str, text: str) -> tuple[str, ...]:
+    """`_base_names` of a joined head, remembered per entry text: the current file's
+    items are new objects after each edit, so `type_links` runs again per request, and
+    its name-specific patterns miss `re`'s cache of 512 in a long header."""
+    if ":" not in text or name not in text:
+        return ()  # the pattern needs both: no compile for a class without bases
     m = re.search(rf"(?<![\w$]){re.escape(name)}\b(?:\s*<[^{{]*?>)?\s*(?:final\s*)?:(?!:)([^{{;]*)",
                   text)
     if not m:
-        return []
+        return ()
     out, depth, start, clause = [], 0, 0, m.group(1)
     pieces = []
     for k, ch in enumerate(clause):
@@ -105,7 +116,7 @@ def _base_names(name: str, head: Sequence[str]) -> list[str]:
         b = _BASES.match(piece)
         if b and b.group(1) not in _NOT_TYPES:
             out.append(b.group(1))
-    return out
+    return tuple(out)
 
 
 _TABLES = IdentityMemo(512, HEAVY_ITEMS_WEIGHT)

@@ -20,7 +20,8 @@ least MIN_FILES of them), divided by the square of how many entries define it.
 from __future__ import annotations
 
 import os
-from typing import Sequence
+import threading
+from typing import Iterator, Sequence
 
 from cachetools import LRUCache
 
@@ -43,19 +44,46 @@ KINDS = frozenset({"function", "method", "class", "struct", "union", "enum", "ty
                    "macro", "variable"})
 
 _IDENTS: LRUCache = LRUCache(maxsize=512)  # (real path, stamp) -> identifiers
-_LISTINGS: LRUCache = LRUCache(maxsize=64)  # (directory, its mtime) -> file paths
+_LISTINGS: LRUCache = LRUCache(maxsize=64)  # (directory, its mtime) -> _Listing
 
 
-def _listing(directory: str, workspace: Workspace) -> list[str]:
+class _Listing:
+    """A directory's allowed C/C++ files (`Workspace.list_dir`), checked against the
+    workspace's rules only as far as a request reads them: a request stops at
+    SIBLING_FILES or SIBLING_BYTES, and the rules (.gitignore) cost ~0.2 ms a file."""
+
+    __slots__ = ("found", "_rest", "_lock")
+
+    def __init__(self, directory: str, workspace: Workspace) -> None:
+        self.found: list[str] = []
+        self._rest: Iterator[str] | None = workspace.iter_dir(directory, C_EXTENSIONS)
+        self._lock = threading.Lock()
+
+    def files(self) -> Iterator[str]:
+        k = 0
+        while True:
+            if k >= len(self.found):
+                with self._lock:
+                    if k >= len(self.found):
+                        nxt = next(self._rest, None) if self._rest is not None else None
+                        if nxt is None:
+                            self._rest = None
+                            return
+                        self.found.append(nxt)
+            yield self.found[k]
+            k += 1
+
+
+def _listing(directory: str, workspace: Workspace) -> Iterator[str]:
     try:
         stamp = os.stat(directory).st_mtime_ns
     except OSError:
-        return []
+        return iter(())
     key = (directory, stamp, id(workspace))
     hit = _LISTINGS.get(key)
     if hit is None:
-        hit = _LISTINGS[key] = workspace.list_dir(directory, C_EXTENSIONS)
-    return hit
+        hit = _LISTINGS[key] = _Listing(directory, workspace)
+    return hit.files()
 
 
 def sibling_idents(path: str, workspace: Workspace, max_reads: int | None = None

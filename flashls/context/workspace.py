@@ -18,7 +18,7 @@ import stat as stat_mode
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 from urllib.parse import unquote, urlparse
 
 import pathspec
@@ -243,19 +243,22 @@ class Workspace:
 
     def list_dir(self, directory: str, extensions: Iterable[str]) -> list[str]:
         """Allowed files in `directory` with one of `extensions`, sorted."""
+        return list(self.iter_dir(directory, extensions))
+
+    def iter_dir(self, directory: str, extensions: Iterable[str]) -> Iterator[str]:
+        """`list_dir`, each file's rules checked only when it is reached: a caller
+        wanting the first few files of a big directory pays for those only."""
         exts = tuple(extensions)
         if not self.contains(directory):
-            return []
+            return
         try:
             names = sorted(os.listdir(directory))
         except OSError:
-            return []
-        out = []
+            return
         for name in names:
             full = os.path.join(directory, name)
             if name.endswith(exts) and os.path.isfile(full) and self.allowed(full):
-                out.append(full)
-        return out
+                yield full
 
     # -- git ignores -------------------------------------------------------
     def _git_ignored(self, real: str, root: str) -> bool:
