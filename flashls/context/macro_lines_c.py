@@ -26,12 +26,13 @@ def _near(distance: int) -> float:
     return near(distance)
 
 
-def _line_rows(analysis, name: str) -> list[int]:
-    """Rows of the current file using `name` (its per-node identifier tables)."""
-    out = []
+def _line_rows(analysis, names: frozenset[str]) -> dict[str, list[int]]:
+    """Rows of the current file using each of `names` (one walk of its per-node
+    identifier tables, which the analysis keeps)."""
+    out: dict[str, list[int]] = {}
     for first, _last, idents, rows in analysis.usages:
-        if name in idents:
-            out.extend(first + r for r in rows.get(name, ()))
+        for name in names & idents if len(names) < len(idents) else idents & names:
+            out.setdefault(name, []).extend(first + r for r in rows.get(name, ()))
     return out
 
 
@@ -45,7 +46,8 @@ def _in_function(items: Sequence, cursor_line: int) -> bool:
 
 def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
     """The candidates, neighbor macros the file writes as whole lines lifted."""
-    if analysis.spec.resolver != "c" or not files or MACRO_LINE <= 0:
+    if analysis.spec.resolver != "c" or not files or MACRO_LINE <= 0 or \
+            _in_function(analysis.items, cursor_line):
         return cands
     wanted: dict[int, str] = {}
     for k, c in enumerate(cands):
@@ -53,14 +55,13 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
             item = files[c.file].analysis.items[c.item]
             if item.kind == "macro" and item.name in ev.uses:
                 wanted[k] = item.name
-    if not wanted or _in_function(analysis.items, cursor_line):
+    if not wanted:
         return cands
     floors: dict[str, float] = {}
     lines = analysis.lines
-    for name in set(wanted.values()):
+    for name, used in _line_rows(analysis, frozenset(wanted.values())).items():
         pattern = _macro_line(name)
-        rows = [r for r in _line_rows(analysis, name)
-                if r != cursor_line and r < len(lines) and pattern.match(lines[r])]
+        rows = [r for r in used if r != cursor_line and r < len(lines) and pattern.match(lines[r])]
         if rows:
             floors[name] = 100 * MACRO_LINE * max(MIN_NEAR, _near(min(abs(r - cursor_line) for r in rows)))
     if not floors:

@@ -17,6 +17,7 @@ from typing import Sequence
 from .neighbors import entry_cost
 
 TIE_WIDTH = 1.0  # score band treated as a tie (0: exact ties only)
+MAX_REORDERED = 256  # only the best this many: the cut falls far above (fill beyond)
 
 
 def order(cands: list, outline_items: Sequence, files: Sequence,
@@ -26,16 +27,13 @@ def order(cands: list, outline_items: Sequence, files: Sequence,
     if width < 0 or not cands:
         return cands
     from .ranking import entry_costs
-    tables: dict[int, tuple[int, ...]] = {}
-
-    def cost(c) -> int:
-        if c.file < 0:
-            return entry_cost(outline_items[c.item])
-        t = tables.get(c.file)
-        if t is None:
-            t = tables[c.file] = entry_costs(files[c.file].analysis.items)
-        return t[c.item]
-
+    rest = cands[MAX_REORDERED:]
+    cands = cands[:MAX_REORDERED]
+    tables = [entry_costs(f.analysis.items) for f in files]
+    costs = [tables[c.file][c.item] if c.file >= 0 else entry_cost(outline_items[c.item])
+             for c in cands]
     if width == 0:
-        return sorted(cands, key=lambda c: (-c.score, cost(c), c.file, c.item))
-    return sorted(cands, key=lambda c: (-(c.score // width), cost(c), c.file, c.item))
+        keys = [(-c.score, k, c.file, c.item) for c, k in zip(cands, costs)]
+    else:
+        keys = [(-(c.score // width), k, c.file, c.item) for c, k in zip(cands, costs)]
+    return [cands[i] for i in sorted(range(len(cands)), key=keys.__getitem__)] + rest
