@@ -39,15 +39,6 @@ def test_cpp_near_tied_entries_go_cheapest_first(tmp_path):
 
 def test_cpp_tie_bands_keep_their_order():
     from flashls.context.ranking import Candidate
-    from flashls.context.outline import Item  # noqa: F401  (items come from files)
-
-    class _A:
-        def __init__(self, items):
-            self.items = items
-
-    class _F:
-        def __init__(self, items):
-            self.analysis = _A(items)
 
     cands = [Candidate(50.9, -1, 0), Candidate(50.1, -1, 1), Candidate(49.9, -1, 2)]
     costs = {0: 30, 1: 5, 2: 1}
