@@ -52,6 +52,7 @@ from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last 
 from .unused_lift import lift_unused
 from .siblings_c import lift as lift_sibling_uses
 from .namespace_c import lift as lift_namespace_members
+from .macro_lines_c import lift as lift_macro_lines
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 COMMON_PASS = frozenset({"java", "c"})  # LanguageSpec.resolver values
@@ -209,6 +210,7 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
             cands = _between_siblings(cands, files, ev, near)
     if resolver == "c":
         cands = lift_sibling_uses(analysis, files, ev, cands)  # the directory's files' uses
+        cands = lift_macro_lines(analysis, files, ev, cands, cursor_line)  # `NS_BEGIN(x)` lines
     if resolver in CURSOR_TYPES:
         cands = _next_to_cursor(cands, analysis, files, ev, cursor_line)
         cands = lift_guessed(cands, files, ev, resolver == "java" and  # package files

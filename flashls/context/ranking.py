@@ -41,6 +41,7 @@ from .evidence_lang import adjust as adjust_for_language
 from .evidence_pyjs import revise as revise_pyjs, revise_context as revise_pyjs_context
 from .memo import IdentityMemo, line_identifiers
 from .receivers_c import augment as augment_c
+from .ties_c import order as order_ties_c
 from .neighbors import NeighborFile, NeighborPlan, entry_cost, part_overhead
 from .outline import CONTAINER_KINDS, Item, closure
 
@@ -497,6 +498,8 @@ def rank(analysis, path: str, cursor_line: int, window: tuple[int, int],
     # by score alone: weighing by cost (value per token) lets cheap noise (fields,
     # one-line constants) crowd out the signature that is needed (measured on dev)
     cands.sort(key=lambda c: (-c.score, c.file, c.item))
+    if resolver == "c":  # ties cheapest first
+        cands = order_ties_c(cands, analysis.items, files)
     return cands, ev
 
 

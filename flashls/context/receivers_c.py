@@ -11,6 +11,9 @@ declare them; C++ declares them its own way, with types in any case:
   basic_memory_buffer<char>;` name the class whose members `v.` reaches;
 * bases: `class basic_memory_buffer final : public detail::buffer<T>` reaches
   `buffer`'s members too (`this->try_reserve(n)`, `buf.try_resize(n)`).
+* (session 11) smart pointers and range-for: `std::unique_ptr<Option> p`, `using
+  Option_p = std::unique_ptr<Option>;` reach `Option` (not `unique_ptr`), and
+  `for (const App *sub : subs)` declares `sub` (CLI11's `op->`, `subcom->`).
 
 `augment` (one hook line in `ranking.rank`) reads the declarations of the anchor
 (at most SCAN_ROWS each side of the cursor) and of the cursor's class's fields, on
@@ -32,14 +35,20 @@ from typing import Sequence
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo, LINE_MEMO_SIZE, line_identifiers
 
 CLASS_KINDS = frozenset({"class", "struct", "union"})
+WRAPPED_ALIASES = True  # `using Option_p = std::unique_ptr<Option>` names `Option`
 MAX_HOPS = 3  # alias / base chains followed this deep
 
+RANGE_FOR = "|:(?!:)"  # `for (const App *sub : subs)` declares `sub` too
+# `std::unique_ptr<Option>`: the class a wrapper holds is what `p->f()` calls into
+WRAPPERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "optional", "reference_wrapper",
+                      "observer_ptr"})
+_FIRST_ARG = re.compile(r"<\s*(?:const\s+)?(?:typename\s+)?(?:::)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
 # template arguments, nested up to three deep, ending at their own `>`
 _ARGS = r"<[^;{}()<>]*(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>[^;{}()<>]*)*>"
 # `Type name` followed by what ends a declarator: `= ; , ) ( { [`
 _DECL = re.compile(
-    r"(?<![\w.>])((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\b\s*(?:" + _ARGS + r")?\s*(?:const\b\s*)?"
-    r"[&*]*\s*(?:const\b\s*)?(?<!\w)([A-Za-z_]\w*)\s*(?=[=;,)({\[])")
+    r"(?<![\w.>])((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\b\s*(" + _ARGS + r")?\s*(?:const\b\s*)?"
+    r"[&*]*\s*(?:const\b\s*)?(?<!\w)([A-Za-z_]\w*)\s*(?=[=;,)({\[]" + RANGE_FOR + r")")
 _AUTO = re.compile(
     r"\bauto\s*[&*]*\s*([A-Za-z_]\w*)\s*=\s*(?:new\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\b"
     r"\s*(?:" + _ARGS + r")?\s*[({]")
@@ -50,14 +59,23 @@ _NOT_TYPES = frozenset("""return else case goto delete throw new typedef using n
     short unsigned signed float double""".split())
 
 
+def _held(t: str, args: str) -> str:
+    """`t`, or the class a smart pointer / optional `t<args>` holds."""
+    if t in WRAPPERS and args:
+        m = _FIRST_ARG.match(args)
+        if m:
+            return m.group(1)
+    return t
+
+
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def declared(line: str) -> tuple[tuple[str, str], ...]:
     """(variable, type name) pairs a C/C++ line declares."""
     if not line.strip() or line.lstrip().startswith(("//", "*", "/*", "#")):
         return ()
     out = []
-    for qualified, var in _DECL.findall(line):
-        t = qualified.rsplit("::", 1)[-1]
+    for qualified, args, var in _DECL.findall(line):
+        t = _held(qualified.rsplit("::", 1)[-1], args)
         if t not in _NOT_TYPES and var not in _NOT_TYPES:
             out.append((var, t))
     if "auto" in line:
@@ -78,7 +96,7 @@ def _alias_target(name: str, text: str) -> str | None:
     """The class an alias entry names (remembered per entry text, as `_bases_in`)."""
     m = _ALIAS_USING.match(text)
     if m and m.group(1) == name:
-        return m.group(2)
+        return _held(m.group(2), text[m.end():].lstrip()) if WRAPPED_ALIASES else m.group(2)
     m = _ALIAS_TYPEDEF.match(text)
     if m and name in text and re.search(rf"(?<![\w$]){re.escape(name)}\s*;", text):
         return m.group(1)
