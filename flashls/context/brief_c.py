@@ -42,7 +42,7 @@ _TEMPLATE_HEAD = re.compile(r"^\s*template\s*<.*>\s*$")  # a whole `template <..
 
 
 def _word_char(ch: str) -> bool:
-    """What the regular expression class `[\w$]` matches: `\w` on a `str` is
+    r"""What the regular expression class `[\w$]` matches: `\w` on a `str` is
     `isalnum()` or `_`."""
     return ch.isalnum() or ch == "_" or ch == "$"
 
