@@ -44,19 +44,30 @@ _TEMPLATE = re.compile(r"^\s*template\s*<")
 _TEMPLATE_HEAD = re.compile(r"^\s*template\s*<.*>\s*$")  # a whole `template <...>` line
 
 
-@lru_cache(maxsize=LINE_MEMO_SIZE)
-def _word(name: str) -> re.Pattern:
-    """The pattern of `name` as a whole word (compiled once per name: `re`'s own cache
-    of 512 patterns thrashes on a header's thousands of entry names)."""
-    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+def _word_char(ch: str) -> bool:
+    r"""What the regular expression class `[\w$]` matches: `\w` on a `str` is
+    `isalnum()` or `_`."""
+    return ch.isalnum() or ch == "_" or ch == "$"
+
+
+def _names(line: str, name: str) -> bool:
+    """Whether `name` stands in `line` as a whole word (not inside a longer one)."""
+    at = line.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not _word_char(line[at - 1])) and \
+                (end == len(line) or not _word_char(line[end])):
+            return True
+        at = line.find(name, at + 1)
+    return False
 
 
 def _naming_line(name: str, head: Sequence[str]) -> int | None:
+    # a substring search, not a pattern compiled per name: `build_items` asks for
+    # every entry of every node extracted, more names than `re`'s cache holds
     if not name:
         return None
-    word = _word(name)
-    return next((i for i, line in enumerate(head) if name in line and word.search(line)),
-                None)
+    return next((i for i, line in enumerate(head) if _names(line, name)), None)
 
 
 def shorten(resolver: str, kind: str, name: str, head: Sequence[str], tail: Sequence[str]

@@ -139,9 +139,9 @@ def receiver_classes(qualifiers, ev, files: Sequence, *, by_name: bool = True,
     does not type itself. `current` (Python): the current file's analysis, whose
     `__init__` assignments type attributes too (`self.symbols = Symbols(..)`)."""
     per_file, classes, by_normal = _class_index(files)
-    assigning = [f.analysis for f in files] + ([current] if current is not None else [])
     if not classes:
         return {}
+    inits: list | None = None  # the `__init__` tables, looked up once (not per qualifier)
     declared = ev.receivers or {}
     out: dict[str, frozenset[str]] = {}
     for q in qualifiers:
@@ -158,14 +158,21 @@ def receiver_classes(qualifiers, ev, files: Sequence, *, by_name: bool = True,
                 if words:
                     found |= words & classes
         if INIT_ASSIGNED:
-            for a in assigning:  # `self.url = URL(url)` in an `__init__` (Python)
-                if a.spec.resolver == "python":
-                    words = init_attributes(a).get(q)
-                    if words:
-                        found |= words & classes
+            if inits is None:
+                inits = _init_tables(files, current)
+            for table in inits:  # `self.url = URL(url)` in an `__init__` (Python)
+                words = table.get(q)
+                if words:
+                    found |= words & classes
         if found:
             out[q] = frozenset(found)
     return out
+
+
+def _init_tables(files: Sequence, current) -> list[dict[str, frozenset[str]]]:
+    """The Python analyses' `init_attributes`, neighbor files first, then `current`."""
+    assigning = [f.analysis for f in files] + ([current] if current is not None else [])
+    return [init_attributes(a) for a in assigning if a.spec.resolver == "python"]
 
 
 def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
 from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
@@ -200,19 +201,7 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
     for index, d in enumerate(defs):
         if index not in level_of:
             continue
-        container = index in has_members
-        head, tail = _render(spec, d, lines, container)
-        head_t, head_cost = _finish(tuple(head))
-        tail_t, tail_cost = _finish(tuple(tail))
-        # from the redacted lines: the brief form only leaves lines out (or adds an
-        # elision), so it needs no redaction of its own
-        short_head, short_tail = _brief(spec, d, lines, container, list(head_t), list(tail_t))
-        short_head, short_tail = shorten_c(spec.resolver, d.kind, d.name, short_head, short_tail)
-        if short_head == list(head_t) and short_tail == list(tail_t):
-            brief = (head_t, tail_t, head_cost + tail_cost)
-        else:
-            brief = (tuple(short_head), tuple(short_tail),
-                     _cost(tuple(short_head)) + _cost(tuple(short_tail)))
+        head_t, tail_t, cost, brief = _rendered(spec, d, lines, index in has_members)
         parent_item = -1
         p = d.parent
         while p != -1 and p not in item_of:
@@ -222,8 +211,66 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
         item_of[index] = len(items)
         items.append(Item(d.name, d.kind, level_of[index], min(d.start, d.doc_line)
                           if d.doc_line != -1 else d.start, d.end, head_t, tail_t,
-                          parent_item, head_cost + tail_cost, brief))
+                          parent_item, cost, brief))
     return tuple(items)
+
+
+# One definition's rendered forms, by what they are read from: a Java or C++ class is
+# one top-level node, and all its members were rendered again whenever a line of it
+# changed (the C/C++ brief form and the redaction per member). RENDER_ROWS: a body
+# longer than this is read only at its first rows and its last line.
+RENDER_MEMO_SIZE = 8192
+RENDER_ROWS = 6
+_RENDERED: dict[tuple, tuple] = {}
+_RENDERED_LOCK = threading.Lock()
+
+
+def _render_key(spec: LanguageSpec, d: Definition, lines: Sequence[str], container: bool
+                ) -> tuple:
+    """Everything `_render`, `_brief` and `shorten_c` read for `d`, rows relative to
+    its start: the header rows and the few below it (`_body_indent`), the last line
+    (`_closing`); a body-less definition or a short one whole. A slice past the end of
+    `lines` is shorter, so where the file ends is in the key as well."""
+    start, header_end, end = d.start, d.header_end, d.end
+    if not d.has_body or end <= header_end + RENDER_ROWS:
+        view = tuple(lines[start:max(end, header_end) + 1])
+        last = None
+    else:
+        view = tuple(lines[start:header_end + RENDER_ROWS])
+        last = lines[end] if end < len(lines) else None
+    return (spec.name, spec.resolver, spec.line_comment, container, d.name, d.kind,
+            d.has_body, d.doc, d.doc_line - start if d.doc_line != -1 else None,
+            header_end - start, end - start, view, last)
+
+
+def _rendered(spec: LanguageSpec, d: Definition, lines: Sequence[str], container: bool
+              ) -> tuple[tuple[str, ...], tuple[str, ...], int, tuple]:
+    """`d`'s redacted lines, tail, their cost and its brief form (memoized by
+    `_render_key`)."""
+    key = _render_key(spec, d, lines, container)
+    with _RENDERED_LOCK:
+        hit = _RENDERED.pop(key, None)
+        if hit is not None:
+            _RENDERED[key] = hit  # last again: the memo drops the least recently used
+            return hit
+    head, tail = _render(spec, d, lines, container)
+    head_t, head_cost = _finish(tuple(head))
+    tail_t, tail_cost = _finish(tuple(tail))
+    # from the redacted lines: the brief form only leaves lines out (or adds an
+    # elision), so it needs no redaction of its own
+    short_head, short_tail = _brief(spec, d, lines, container, list(head_t), list(tail_t))
+    short_head, short_tail = shorten_c(spec.resolver, d.kind, d.name, short_head, short_tail)
+    if short_head == list(head_t) and short_tail == list(tail_t):
+        brief = (head_t, tail_t, head_cost + tail_cost)
+    else:
+        brief = (tuple(short_head), tuple(short_tail),
+                 _cost(tuple(short_head)) + _cost(tuple(short_tail)))
+    out = (head_t, tail_t, head_cost + tail_cost, brief)
+    with _RENDERED_LOCK:
+        while len(_RENDERED) >= RENDER_MEMO_SIZE:
+            del _RENDERED[next(iter(_RENDERED))]  # the least recently used
+        _RENDERED[key] = out
+    return out
 
 
 @lru_cache(maxsize=CHUNK_MEMO_SIZE)
