@@ -13,6 +13,7 @@ import random
 import re
 from types import SimpleNamespace
 
+from cachetools import LRUCache
 from hypothesis import given, settings, strategies as st
 
 from flashls.context import analysis, brief_c, evidence_members, outline
@@ -228,7 +229,6 @@ def test_an_unchanged_member_is_not_rendered_again(monkeypatch):
 
 
 def test_the_render_memo_keeps_its_bound(monkeypatch):
-    monkeypatch.setattr(outline, "RENDER_MEMO_SIZE", 5)
-    outline._RENDERED.clear()
+    monkeypatch.setattr(outline, "_RENDERED", LRUCache(maxsize=5))
     _items("/s11/Holder.java", _JAVA, memo=True)
     assert len(outline._RENDERED) <= 5

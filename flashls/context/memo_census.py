@@ -41,7 +41,6 @@ PLAIN_BOUNDS: dict[str, int] = {
     "flashls.context.neighbors._ORDERS": 64,
     "flashls.context.neighbors._PLANS": 64,
     "flashls.context.outline._LEVELS": 33,
-    "flashls.context.outline._RENDERED": 8192,
     "flashls.context.outline._TOTALS": 33,
     "flashls.context.symbols._BODY_QUERIES": 64,  # per (grammar, query file)
     "flashls.context.symbols._QUERIES": 64,

@@ -22,6 +22,8 @@ import threading
 from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
+from cachetools import LRUCache
+
 from .brief_c import shorten as shorten_c
 from .brief_lang import language_brief
 from .languages import LanguageSpec
@@ -221,7 +223,7 @@ def build_items(spec: LanguageSpec, lines: Sequence[str], defs: Sequence[Definit
 # longer than this is read only at its first rows and its last line.
 RENDER_MEMO_SIZE = 8192
 RENDER_ROWS = 6
-_RENDERED: dict[tuple, tuple] = {}
+_RENDERED: LRUCache = LRUCache(maxsize=RENDER_MEMO_SIZE)
 _RENDERED_LOCK = threading.Lock()
 
 
@@ -249,10 +251,9 @@ def _rendered(spec: LanguageSpec, d: Definition, lines: Sequence[str], container
     `_render_key`)."""
     key = _render_key(spec, d, lines, container)
     with _RENDERED_LOCK:
-        hit = _RENDERED.pop(key, None)
-        if hit is not None:
-            _RENDERED[key] = hit  # last again: the memo drops the least recently used
-            return hit
+        hit = _RENDERED.get(key)
+    if hit is not None:
+        return hit
     head, tail = _render(spec, d, lines, container)
     head_t, head_cost = _finish(tuple(head))
     tail_t, tail_cost = _finish(tuple(tail))
@@ -267,8 +268,6 @@ def _rendered(spec: LanguageSpec, d: Definition, lines: Sequence[str], container
                  _cost(tuple(short_head)) + _cost(tuple(short_tail)))
     out = (head_t, tail_t, head_cost + tail_cost, brief)
     with _RENDERED_LOCK:
-        while len(_RENDERED) >= RENDER_MEMO_SIZE:
-            del _RENDERED[next(iter(_RENDERED))]  # the least recently used
         _RENDERED[key] = out
     return out
 
