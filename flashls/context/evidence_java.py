@@ -88,16 +88,6 @@ def private_members(items: Sequence) -> frozenset[int]:
     return found
 
 
-def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
-    """Java: `cands` with others' private members demoted and unused single-type
-    imports scored as likely next."""
-    if resolver != "java":
-        return cands
-    unused = _unused_imports(analysis, ev)
-    private = [private_members(f.analysis.items) for f in files]
-    return _demoted_and_imported(cands, files, private, unused)
-
-
 _HEADERS = IdentityMemo(512)  # (items, type name) -> indices of its top-level entries
 
 
@@ -111,10 +101,14 @@ def _type_headers(items: Sequence, name: str) -> frozenset[int]:
     return hit
 
 
-def _demoted_and_imported(cands: list, files: Sequence, private: list[frozenset[int]],
-                          unused: frozenset[str]) -> list:
-    """`adjust`'s rescoring, each candidate tested by set lookups (the entries either
-    branch can change, per items tuple) instead of reading its item."""
+def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
+    """Java: `cands` with others' private members demoted and unused single-type
+    imports scored as likely next. Each candidate is tested by set lookups (the
+    entries either rule can change, per items tuple) instead of reading its item."""
+    if resolver != "java":
+        return cands
+    unused = _unused_imports(analysis, ev)
+    private = [private_members(f.analysis.items) for f in files]
     heads = [_type_headers(f.analysis.items, type_name(f.path)) if unused else frozenset()
              for f in files]
     if not any(private) and not any(heads):
