@@ -45,7 +45,7 @@ def lent_window(spec, freed: int, reserved: int, window_tokens: int, budget: int
     `createAsyncThunk.ts` sent 2,063 real tokens for 1,900 estimated without it,
     2,011 with it; Java's `CountedCompleter.java` 2,036 for 1,890), and less LEND_SLACK
     (room for the window to grow before the hold of `rank_memo.held_share` gives way)."""
-    if not LEND_WINDOW or spec is None or spec.resolver not in LENDERS:
+    if spec is None or not lends(spec.resolver):
         return freed
     from .budget import window_reservation
     stepped = window_reservation(window_tokens, budget, whole_file=whole_file, top_fits=True)
@@ -55,6 +55,12 @@ def lent_window(spec, freed: int, reserved: int, window_tokens: int, budget: int
 
 
 LEND_WINDOW = True
+
+
+def lends(resolver: str) -> bool:
+    """Whether a window of `resolver`'s language lends what it does not use of its
+    share (`lent_window`, `hold_room`)."""
+    return LEND_WINDOW and resolver in LENDERS
 # the languages whose window lends what it does not use of its share. Session 10 added
 # Java (pool 695 -> 704 of 800, replay_trace hit 0.872 -> 0.880) and C/C++ (with the
 # sibling evidence of session 10: pool 622 -> 633 of 720, no project lower; replay_trace

@@ -33,7 +33,7 @@ def hold_room(spec, reserved: int, window_tokens: int, at_top: bool) -> tuple[in
     """(what the window leaves of its reservation for the stable tier, whether what it
     gives back moves in steps)."""
     resolver = spec.resolver if spec is not None else ""
-    lends = evidence_pyjs.LEND_WINDOW and resolver in evidence_pyjs.LENDERS
+    lends = evidence_pyjs.lends(resolver)
     error = int(window_tokens * evidence_pyjs.WINDOW_ERROR.get(resolver, 0.0)) if lends else 0
     if at_top and resolver in SETTLE:
         error = 0  # the step at the top is given back without it (`budget`)
@@ -44,5 +44,4 @@ def settle_for(spec) -> int:
     """How many requests in a row the window must offer a larger lent amount before
     the stable tier takes it (`rank_memo.held_share`); 1: at once."""
     resolver = spec.resolver if spec is not None else ""
-    lends = evidence_pyjs.LEND_WINDOW and resolver in evidence_pyjs.LENDERS
-    return SETTLE.get(resolver, 1) if lends else 1
+    return SETTLE.get(resolver, 1) if evidence_pyjs.lends(resolver) else 1
