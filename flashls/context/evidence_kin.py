@@ -69,9 +69,9 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
     from .ranking import _near, module_name
     lifted: dict[tuple[int, int], float] = {}
     for f_index, f in enumerate(files):
-        module = ev.uses.get(module_name(f.path, f.analysis.package))
-        if module is None or module.distance >= FAR or \
-                module_name(f.path, f.analysis.package) not in ev.bound:
+        qualifier = module_name(f.path, f.analysis.package)
+        module = ev.uses.get(qualifier)
+        if module is None or module.distance >= FAR or qualifier not in ev.bound:
             continue
         bases, kin, by_name, order = families(f.analysis.items)
         items = f.analysis.items
@@ -82,11 +82,11 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
         near: dict[str, int] = {}  # base -> nearest use of one of its classes
         for names in kin.values():
             for n in names:
-                use = ev.uses.get(n)
-                if use is not None and use.attribute and use.distance <= NEAR:
+                d = _used_near(ev, n)
+                if d is not None:
                     for b in by_name[n]:
-                        if use.distance < near.get(b, FAR):
-                            near[b] = use.distance
+                        if d < near.get(b, FAR):
+                            near[b] = d
         if not near:
             continue
         for index, bs in bases.items():
@@ -114,21 +114,23 @@ def lift(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list:
     return out
 
 
+def _used_near(ev, name: str) -> int | None:
+    """How far from the cursor `name` is used as `mod.X`, if within NEAR rows."""
+    use = ev.uses.get(name)
+    if use is not None and use.attribute and use.distance <= NEAR:
+        return use.distance
+    return None
+
 
 def _between(f_index: int, items: Sequence, order: tuple[int, ...], ev, lifted: dict,
              near) -> None:
     """Lift (into `lifted`) each unused top-level entry whose neighbors in file order
     are both used as `mod.X` within NEAR rows of the cursor."""
-    def used(index: int) -> int | None:
-        use = ev.uses.get(items[index].name)
-        if use is not None and use.attribute and use.distance <= NEAR:
-            return use.distance
-        return None
-
     for k in range(1, len(order) - 1):
         name = items[order[k]].name
         if name in ev.uses or name[:1] == "_":
             continue
-        before, after = used(order[k - 1]), used(order[k + 1])
+        before = _used_near(ev, items[order[k - 1]].name)
+        after = _used_near(ev, items[order[k + 1]].name)
         if before is not None and after is not None:
             lifted[(f_index, order[k])] = 100 * KIN * near(max(before, after))
