@@ -35,7 +35,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import LINE_MEMO_SIZE
+from .memo import LINE_MEMO_SIZE, word_char
 
 NAMESPACE_KINDS = frozenset({"module"})
 ONE_LINE_KINDS = frozenset({"class", "struct", "enum", "macro", "type", "union"})
@@ -44,19 +44,13 @@ _TEMPLATE = re.compile(r"^\s*template\s*<")
 _TEMPLATE_HEAD = re.compile(r"^\s*template\s*<.*>\s*$")  # a whole `template <...>` line
 
 
-def _word_char(ch: str) -> bool:
-    r"""What the regular expression class `[\w$]` matches: `\w` on a `str` is
-    `isalnum()` or `_`."""
-    return ch.isalnum() or ch == "_" or ch == "$"
-
-
 def _names(line: str, name: str) -> bool:
     """Whether `name` stands in `line` as a whole word (not inside a longer one)."""
     at = line.find(name)
     while at >= 0:
         end = at + len(name)
-        if (at == 0 or not _word_char(line[at - 1])) and \
-                (end == len(line) or not _word_char(line[end])):
+        if (at == 0 or not word_char(line[at - 1])) and \
+                (end == len(line) or not word_char(line[end])):
             return True
         at = line.find(name, at + 1)
     return False

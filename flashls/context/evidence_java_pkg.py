@@ -38,6 +38,7 @@ from cachetools import LRUCache
 
 from .co_use import tally
 from .evidence_java import type_name, used_type_counts
+from .memo import word_char
 
 MAX_GUESSES = 3  # files read for the guess (each costs an analysis on first use)
 MIN_FILES = 2  # a type fewer similar siblings use is one file's habit
@@ -83,10 +84,6 @@ _CAPITALIZED = re.compile(r"[A-Z][\w$]*")
 _SUPER_CLAUSES = (re.compile(r"extends\s+([^{;()=]*)"), re.compile(r"implements\s+([^{;()=]*)"))
 
 
-def _word_char(ch: str, extra: str) -> bool:
-    return ch.isalnum() or ch == "_" or ch in extra  # `\w` is isalnum() or "_"
-
-
 def type_words(text: str) -> frozenset[str]:
     r"""`frozenset(_TYPE_WORD.findall(text))`. A match of `[A-Z][\w$]*` not preceded
     by `[\w$.]` is one of `_TYPE_WORD`'s; one that is covers no start of another (each
@@ -94,7 +91,7 @@ def type_words(text: str) -> frozenset[str]:
     out = []
     for m in _CAPITALIZED.finditer(text):
         i = m.start()
-        if i == 0 or not _word_char(text[i - 1], "$."):
+        if i == 0 or not word_char(text[i - 1], "$."):
             out.append(m.group())
     return frozenset(out)
 
@@ -109,7 +106,7 @@ def supertypes(text: str) -> frozenset[str]:
         m = clause.search(text)
         while m is not None:
             i = m.start()
-            if i == 0 or not _word_char(text[i - 1], "$"):
+            if i == 0 or not word_char(text[i - 1], "$"):
                 out.update(_TYPE_WORD.findall(m.group(1)))
             m = clause.search(text, i + 1)
     return frozenset(out)

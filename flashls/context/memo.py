@@ -22,6 +22,14 @@ CHUNK_MEMO_SIZE = 8_192  # runs of lines (rendered outline chunks)
 TEXT_MEMO_SIZE = 64  # whole texts (token estimates of assembled parts)
 
 IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def word_char(ch: str, extra: str = "$") -> bool:
+    r"""What the regular expression class `[\w<extra>]` matches on a `str` (`\w` is
+    `isalnum()` or `_`): a look-around tested in Python on a match, not by the
+    engine at every position."""
+    return ch.isalnum() or ch == "_" or ch in extra
+
 FILE_MEMO_SIZE = 512  # files (neighbors are cached per file stamp, so analyses stay put)
 # items (or rows) all the versions one per-version memo keeps weigh together: a few
 # versions of a 6,000-item file, or hundreds of ordinary neighbor files
