@@ -56,11 +56,13 @@ LANGS = {"python": (".py",), "js": (".ts", ".js"), "go": (".go",), "rust": (".rs
 MORE_LANGS = {"java": (".java",), "cpp": (".cpp", ".cc", ".hpp", ".h")}
 
 
-def pick_tasks(language: str, per_language: int) -> list[tuple[Task, Path]]:
-    """(task, project root): a body of BODY_LINES lines in a long file."""
+def pick_tasks(language: str, per_language: int,
+               splits: tuple[str, ...] = ("dev",)) -> list[tuple[Task, Path]]:
+    """(task, project root): a body of BODY_LINES lines in a long file, one per project
+    of `splits` until `per_language` tasks are found."""
     out = []
     for project, root, _ in available(language):
-        if project.split != "dev" or root is None:
+        if project.split not in splits or root is None:
             continue
         files = sorted(p for p in root.rglob("*") if p.suffix in {**LANGS, **MORE_LANGS}[language]
                        and not p.name.endswith(("_test.go", ".d.ts")))
