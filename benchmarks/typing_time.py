@@ -26,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from typing import Iterator
 
 from benchmarks.economy import gap_ms
 from benchmarks.real_context import load_baseline
@@ -44,6 +45,23 @@ BUDGET = 2048
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def typed_back(target: str, start: int, documents: tuple, rng: random.Random,
+               pause_ms: float) -> Iterator[int]:
+    """Type `target` into every document at `start`, one character per edit, and yield
+    the cursor offset after each keystroke that a pause of at least `pause_ms` follows
+    (the typist's gaps, `economy.gap_ms`), and after the last one."""
+    cursor = start
+    for i, ch in enumerate(target):
+        line, col = documents[0].doc.position_at(cursor)
+        for document in documents:
+            document.apply_change((line, col), (line, col), ch)
+        cursor += 1
+        following = target[i + 1] if i + 1 < len(target) else ""
+        if gap_ms(rng, ch, following) < pause_ms and following:
+            continue
+        yield cursor
 
 
 def time_language(language: str, before, per_language: int = 10,
@@ -65,15 +83,7 @@ def time_language(language: str, before, per_language: int = 10,
         new = ParsedDocument.open(Document(uri, text, "", 1), str(task.path))
         old = bsyn.ParsedDocument.open(bdoc.Document(uri, text, "", 1), str(task.path))
         ranking.forget()  # a new document: nothing remembered from the previous task
-        cursor = task.start
-        for i, ch in enumerate(task.target):
-            line, col = new.doc.position_at(cursor)
-            new.apply_change((line, col), (line, col), ch)
-            old.apply_change((line, col), (line, col), ch)
-            cursor += 1
-            following = task.target[i + 1] if i + 1 < len(task.target) else ""
-            if gap_ms(rng, ch, following) < pause_ms and following:
-                continue
+        for cursor in typed_back(task.target, task.start, (new, old), rng, pause_ms):
             order = ("flashls", "before") if requests % 2 == 0 else ("before", "flashls")
             for which in order:
                 t0 = time.perf_counter()
