@@ -29,6 +29,7 @@ from . import ranking as R
 from .evidence import Evidence
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
+from .rust_impl_only import impl_only_types
 
 MAX_SCAN_ROWS = 800
 TRAIT_IMPL = 0.6  # a method of `impl Trait for Type`: the trait's signature, repeated
@@ -309,6 +310,7 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
     echoed = echoed_names(analysis, ev.anchor)
     sizes = _trait_sizes(files, recv.bounds) if recv.bounds else None
     makers = _makers(analysis, files, ev.anchor)
+    impl_only = impl_only_types(analysis, files, ev.bound, std_names)
     out = []
     for c in cands:
         if makers and c.file >= 0 and (c.file, c.item) in makers and c.score < MAKER_SCORE:
@@ -347,6 +349,10 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             if use is None or not (use.qualifiers & {stems[c.file], "crate", "self", "super"}):
                 out.append(c.rescored(c.score * STD_IMPORTED))
                 continue
+        if item.kind == "impl" and item.name in impl_only:
+            # a type declared in a macro body: its impl headers are all there is of it
+            out.append(c.rescored(c.score / R.IMPL))
+            continue
         if item.parent == -1 or item.kind == "import":
             out.append(c)
             continue
