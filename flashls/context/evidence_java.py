@@ -101,6 +101,13 @@ def _type_headers(items: Sequence, name: str) -> frozenset[int]:
     return hit
 
 
+# files read only to fill the room (`evidence_java_fill`) are ranked from this import
+# rank on; their entries score ROOM_FACTOR of what they would (names they share with the
+# file are coincidence: nothing names their type), so they take only what is left
+ROOM_RANK = 400
+ROOM_FACTOR = 0.01
+
+
 def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
     """Java: `cands` with others' private members demoted and unused single-type
     imports scored as likely next. Each candidate is tested by set lookups (the
@@ -111,13 +118,16 @@ def adjust(cands: list, analysis, files: Sequence, ev, resolver: str) -> list:
     private = [private_members(f.analysis.items) for f in files]
     heads = [_type_headers(f.analysis.items, type_name(f.path)) if unused else frozenset()
              for f in files]
-    if not any(private) and not any(heads):
+    room = [f.rank >= ROOM_RANK for f in files]  # read for room (`evidence_java_fill`)
+    if not any(private) and not any(heads) and not any(room):
         return list(cands)
     out = []
     for c in cands:
         k = c.file
         if k >= 0:
-            if c.item in private[k]:
+            if room[k]:
+                c = c.rescored(c.score * ROOM_FACTOR)
+            elif c.item in private[k]:
                 c = c.rescored(c.score * PRIVATE_FACTOR)
             elif c.item in heads[k] and c.score < UNUSED_IMPORT_SCORE and \
                     files[k].analysis.items[c.item].name in unused:

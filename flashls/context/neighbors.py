@@ -21,6 +21,7 @@ from .analysis import Analysis, analyze
 from .background import SpotBudget
 from .evidence_java import max_files as java_max_files, order_neighbors
 from .evidence_java_pkg import guesses as java_guesses
+from .evidence_java_fill import fill as java_fill
 from .evidence_lang import order_files
 from .import_order import by_use_room
 from .imports import resolve_imports
@@ -170,6 +171,7 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                     queue.append((nxt, True))
         elif hopped is True and _deep(spec, file) and _is_barrel(file, analysis):
             _second_hop(file_spec, file, analysis, key, workspace, spot, wanted, queue, seen)
+    out += java_fill(spec, path, symbols, direct, out, workspace, open_by_path, spot, cap)
     if spec.resolver == "c" and out and SIBLING_USES:
         found = sibling_idents(path, workspace, READS_PER_REQUEST if background else None)
         if found:

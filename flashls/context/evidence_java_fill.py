@@ -1,0 +1,127 @@
+"""Java: when the files a file names leave the request's room half empty, read more of
+its package, the ones its siblings use first.
+
+A short class (Adler32: one neighbor, `Checksum`; GZIPOutputStream: two) sends a
+request with most of the neighbor room unused, and the line being written often names
+a package type the file names nowhere else: `ZipUtils.loadLibrary()` in Adler32's
+static block, `protected CRC32 crc = new CRC32();` in GZIPOutputStream, `implements
+AsynchronousChannel` in a channel's header. The sibling guess (`evidence_java_pkg`)
+reads such a file only on strong evidence (two similar siblings, a quarter of them by
+similarity), rightly when room is scarce: a weak guess would push out what the file
+uses. When room is left over, a weak guess costs nothing if it only takes what is
+left: while the files read so far and the current file's own items demand less than
+FILL_DEMAND tokens (whole, not brief: the demand overstates what a request can hold
+about fourfold, and 1,500 won 4 pool tasks where 4,000 won 6), the package files
+the similar siblings name are read too, most named first (one sibling is enough), at
+most MAX_FILL_FILES of them. They get import ranks from `ROOM_RANK` on, and
+`evidence_java.adjust` scales their entries by `ROOM_FACTOR`: a superclass's
+`read()` (a fill entry at 0.8) must not lose to them.
+
+Dev + tuning pool (800): 708 -> 714 (+6 -0); dev 178 -> 179 (+1 -0 with the factor;
++1 -1 without it).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping, Sequence
+
+from .analysis import analyze
+from .co_use import tally
+from .evidence_java import ROOM_RANK, type_name, used_type_counts
+from .languages import language_for
+
+FILL_DEMAND = 4000  # tokens: read more package files while the demand is below this
+MAX_FILL_FILES = 6  # files read beyond the named ones and the guesses
+# their import rank: an entry nothing points at scores 3 / (1 + rank / 4) (`ranking`),
+# so theirs go after every other file's (a superclass's `read()` scored 0.8 and lost
+# to the class headers of files read for room)
+FILL_RANK = ROOM_RANK
+MIN_SIMILARITY = 0.1  # (evidence_java_pkg's): a sibling sharing less says nothing
+
+
+def _demand(symbols, files: Sequence) -> int:
+    """What the current file's outline and the files read so far would cost whole."""
+    from .neighbors import part_overhead
+    from .ranking import entry_costs
+    total = sum(entry_costs(symbols.items))
+    for f in files:
+        costs = entry_costs(f.analysis.items)
+        total += part_overhead(f.source, "neighbors") + sum(
+            c for c, it in zip(costs, f.analysis.items) if it.kind != "import")
+    return total
+
+
+def fill_order(path: str, analysis, package: Sequence[str], skip: frozenset[str],
+               workspace) -> list[str]:
+    """The package files not in `skip` (real paths), by the similarity-weighted share
+    of the similar siblings whose text names their type (any number of them)."""
+    from .evidence_java_pkg import _words
+    by_type = {type_name(f): f for f in package}
+    own = type_name(path)
+    vocabulary = frozenset(by_type) | {own}
+    current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
+    siblings = []
+    for f in package:
+        read = _words(f, workspace)
+        if read is None:
+            continue
+        mine = type_name(f)
+        seen = (read[0] & vocabulary) - {mine}
+        siblings.append((seen | {mine}, seen - current))
+    found = tally(current, siblings, MIN_SIMILARITY)
+    ranked = sorted(found.votes.items(), key=lambda tv: (-tv[1], tv[0]))
+    return [by_type[t] for t, _ in ranked
+            if t in by_type and workspace.real(by_type[t]) not in skip]
+
+
+def fill(spec, path: str, symbols, resolved: Sequence[str], out: list, workspace,
+         open_by_path: Mapping, spot, cap: int) -> list:
+    """Neighbor files to add to `out` (Java only; [] when the room is taken)."""
+    if spec.resolver != "java" or not MAX_FILL_FILES or len(out) >= cap:
+        return []
+    demand = _demand(symbols, out)
+    if demand >= FILL_DEMAND:
+        return []
+    here = os.path.dirname(os.path.abspath(path))
+    package = [f for f in resolved if os.path.dirname(os.path.abspath(f)) == here]
+    skip = frozenset(workspace.real(f.path) for f in out) | {workspace.real(path)}
+    from .neighbors import NeighborFile, entry_cost, part_overhead
+    added: list = []
+    rank = FILL_RANK + max((f.rank for f in out), default=-1)
+    for file in fill_order(path, symbols, package, skip, workspace):
+        if demand >= FILL_DEMAND or len(added) >= MAX_FILL_FILES or \
+                len(out) + len(added) >= cap:
+            break
+        analysis = _analysis(file, workspace, open_by_path, spot)
+        if analysis is None:
+            continue
+        rank += 1
+        nf = NeighborFile(file, workspace.relative(file), analysis, rank)
+        added.append(nf)
+        demand += part_overhead(nf.source, "neighbors") + sum(
+            entry_cost(it) for it in analysis.items if it.kind != "import")
+    return added
+
+
+def _analysis(file: str, workspace, open_by_path: Mapping, spot):
+    """The file's analysis as `neighbors.neighbor_files` reads it (an open buffer wins
+    over the disk; None when it cannot be read, or is left for the background)."""
+    real = workspace.real(file)
+    pdoc = open_by_path.get(real)
+    file_spec = (language_for(pdoc.doc.language_id, file) if pdoc else None) or \
+        language_for("", file)
+    if file_spec is None:
+        return None
+    if pdoc is not None:
+        text = pdoc.doc.text
+        if len(text) > workspace.max_bytes or "\0" in text[:8192]:
+            return None
+        key: tuple = ("buffer", pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
+    else:
+        text, stamp = workspace.read_stamped(file)
+        if text is None or stamp is None:
+            return None
+        key = ("disk", real, stamp)
+    return analyze(file_spec, text, key) if spot is None else \
+        spot.analysis(file_spec, text, key)
