@@ -26,10 +26,8 @@ from __future__ import annotations
 import os
 from typing import Mapping, Sequence
 
-from .analysis import analyze
 from .co_use import tally
 from .evidence_java import ROOM_RANK, type_name, used_type_counts
-from .languages import language_for
 
 FILL_DEMAND = 4000  # tokens: read more package files while the demand is below this
 MAX_FILL_FILES = 6  # files read beyond the named ones and the guesses
@@ -86,16 +84,17 @@ def fill(spec, path: str, symbols, resolved: Sequence[str], out: list, workspace
     here = os.path.dirname(os.path.abspath(path))
     package = [f for f in resolved if os.path.dirname(os.path.abspath(f)) == here]
     skip = frozenset(workspace.real(f.path) for f in out) | {workspace.real(path)}
-    from .neighbors import NeighborFile, entry_cost, part_overhead
+    from .neighbors import NeighborFile, entry_cost, part_overhead, read_neighbor
     added: list = []
     rank = FILL_RANK + max((f.rank for f in out), default=-1)
     for file in fill_order(path, symbols, package, skip, workspace):
         if demand >= FILL_DEMAND or len(added) >= MAX_FILL_FILES or \
                 len(out) + len(added) >= cap:
             break
-        analysis = _analysis(file, workspace, open_by_path, spot)
-        if analysis is None:
+        read = read_neighbor(file, workspace, open_by_path, spot)
+        if read is None:
             continue
+        analysis = read[2]
         rank += 1
         nf = NeighborFile(file, workspace.relative(file), analysis, rank)
         added.append(nf)
@@ -103,25 +102,3 @@ def fill(spec, path: str, symbols, resolved: Sequence[str], out: list, workspace
             entry_cost(it) for it in analysis.items if it.kind != "import")
     return added
 
-
-def _analysis(file: str, workspace, open_by_path: Mapping, spot):
-    """The file's analysis as `neighbors.neighbor_files` reads it (an open buffer wins
-    over the disk; None when it cannot be read, or is left for the background)."""
-    real = workspace.real(file)
-    pdoc = open_by_path.get(real)
-    file_spec = (language_for(pdoc.doc.language_id, file) if pdoc else None) or \
-        language_for("", file)
-    if file_spec is None:
-        return None
-    if pdoc is not None:
-        text = pdoc.doc.text
-        if len(text) > workspace.max_bytes or "\0" in text[:8192]:
-            return None
-        key: tuple = ("buffer", pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
-    else:
-        text, stamp = workspace.read_stamped(file)
-        if text is None or stamp is None:
-            return None
-        key = ("disk", real, stamp)
-    return analyze(file_spec, text, key) if spot is None else \
-        spot.analysis(file_spec, text, key)

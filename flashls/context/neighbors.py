@@ -101,6 +101,31 @@ def entry_cost(item) -> int:
     return tokens + lines_prefix_tokens(head) + lines_prefix_tokens(tail)
 
 
+
+def read_neighbor(file: str, workspace: Workspace, open_by_path: Mapping[str, ParsedDocument],
+                  spot: "SpotBudget | None") -> "tuple[LanguageSpec, tuple, Analysis] | None":
+    """(language, cache key, analysis) of a neighbor file: an open buffer wins over the
+    disk; None when it cannot be read, is no language, or is left for the background."""
+    real = workspace.real(file)
+    pdoc = open_by_path.get(real)
+    file_spec = (language_for(pdoc.doc.language_id, file) if pdoc else None) or \
+        language_for("", file)
+    if file_spec is None:
+        return None
+    if pdoc is not None:
+        text = pdoc.doc.text
+        if len(text) > workspace.max_bytes or "\0" in text[:8192]:
+            return None
+        key: tuple = ("buffer", pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
+    else:
+        text, stamp = workspace.read_stamped(file)  # one stat for both
+        if text is None or stamp is None:
+            return None
+        key = ("disk", real, stamp)
+    analysis = analyze(file_spec, text, key) if spot is None else \
+        spot.analysis(file_spec, text, key)
+    return None if analysis is None else (file_spec, key, analysis)
+
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                    workspace: Workspace,
                    open_by_path: Mapping[str, ParsedDocument], *,
@@ -131,26 +156,10 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
         rank += 1
         if len(out) >= cap:
             break
-        real = workspace.real(file)
-        pdoc = open_by_path.get(real)
-        file_spec = (language_for(pdoc.doc.language_id, file) if pdoc else None) or \
-            language_for("", file)
-        if file_spec is None:
+        read = read_neighbor(file, workspace, open_by_path, spot)
+        if read is None:  # unreadable, not a language, or left for the background
             continue
-        if pdoc is not None:
-            text = pdoc.doc.text
-            if len(text) > workspace.max_bytes or "\0" in text[:8192]:
-                continue
-            key: tuple = ("buffer", pdoc.doc.uri, pdoc.doc.version, len(text), hash(text))
-        else:
-            text, stamp = workspace.read_stamped(file)  # one stat for both
-            if text is None or stamp is None:
-                continue
-            key = ("disk", real, stamp)
-        analysis = analyze(file_spec, text, key) if spot is None else \
-            spot.analysis(file_spec, text, key)
-        if analysis is None:  # left for the background
-            continue
+        file_spec, key, analysis = read
         out.append(NeighborFile(file, workspace.relative(file), analysis, rank,
                                 *_guess_shares(guessed.get(file))))
         if not hopped and _is_barrel(file, analysis):
