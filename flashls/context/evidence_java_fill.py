@@ -31,30 +31,13 @@ from .evidence_java import ROOM_RANK, type_name, used_type_counts
 
 FILL_DEMAND = 4000  # tokens: read more package files while the demand is below this
 MAX_FILL_FILES = 6  # files read beyond the named ones and the guesses
-# their import rank: an entry nothing points at scores 3 / (1 + rank / 4) (`ranking`),
-# so theirs go after every other file's (a superclass's `read()` scored 0.8 and lost
-# to the class headers of files read for room)
-FILL_RANK = ROOM_RANK
-MIN_SIMILARITY = 0.1  # (evidence_java_pkg's): a sibling sharing less says nothing
-
-
-def _demand(symbols, files: Sequence) -> int:
-    """What the current file's outline and the files read so far would cost whole."""
-    from .neighbors import part_overhead
-    from .ranking import entry_costs
-    total = sum(entry_costs(symbols.items))
-    for f in files:
-        costs = entry_costs(f.analysis.items)
-        total += part_overhead(f.source, "neighbors") + sum(
-            c for c, it in zip(costs, f.analysis.items) if it.kind != "import")
-    return total
 
 
 def fill_order(path: str, analysis, package: Sequence[str], skip: frozenset[str],
                workspace) -> list[str]:
     """The package files not in `skip` (real paths), by the similarity-weighted share
     of the similar siblings whose text names their type (any number of them)."""
-    from .evidence_java_pkg import _words
+    from .evidence_java_pkg import MIN_SIMILARITY, _words
     by_type = {type_name(f): f for f in package}
     own = type_name(path)
     vocabulary = frozenset(by_type) | {own}
@@ -78,15 +61,19 @@ def fill(spec, path: str, symbols, resolved: Sequence[str], out: list, workspace
     """Neighbor files to add to `out` (Java only; [] when the room is taken)."""
     if spec.resolver != "java" or not MAX_FILL_FILES or len(out) >= cap:
         return []
-    demand = _demand(symbols, out)
+    from .ranking import file_demand, whole_demand
+    demand = whole_demand(symbols.items, out)
     if demand >= FILL_DEMAND:
         return []
     here = os.path.dirname(os.path.abspath(path))
     package = [f for f in resolved if os.path.dirname(os.path.abspath(f)) == here]
     skip = frozenset(workspace.real(f.path) for f in out) | {workspace.real(path)}
-    from .neighbors import NeighborFile, entry_cost, part_overhead, read_neighbor
+    from .neighbors import NeighborFile, read_neighbor
     added: list = []
-    rank = FILL_RANK + max((f.rank for f in out), default=-1)
+    # an entry nothing points at scores 3 / (1 + rank / 4) (`ranking`): from ROOM_RANK
+    # on, theirs go after every other file's (a superclass's `read()` scored 0.8 and
+    # lost to the class headers of files read for room)
+    rank = ROOM_RANK + max((f.rank for f in out), default=-1)
     for file in fill_order(path, symbols, package, skip, workspace):
         if demand >= FILL_DEMAND or len(added) >= MAX_FILL_FILES or \
                 len(out) + len(added) >= cap:
@@ -94,11 +81,8 @@ def fill(spec, path: str, symbols, resolved: Sequence[str], out: list, workspace
         read = read_neighbor(file, workspace, open_by_path, spot)
         if read is None:
             continue
-        analysis = read[2]
         rank += 1
-        nf = NeighborFile(file, workspace.relative(file), analysis, rank)
+        nf = NeighborFile(file, workspace.relative(file), read[2], rank)
         added.append(nf)
-        demand += part_overhead(nf.source, "neighbors") + sum(
-            entry_cost(it) for it in analysis.items if it.kind != "import")
+        demand += file_demand(nf)
     return added
-

@@ -101,7 +101,6 @@ def entry_cost(item) -> int:
     return tokens + lines_prefix_tokens(head) + lines_prefix_tokens(tail)
 
 
-
 def read_neighbor(file: str, workspace: Workspace, open_by_path: Mapping[str, ParsedDocument],
                   spot: "SpotBudget | None") -> "tuple[LanguageSpec, tuple, Analysis] | None":
     """(language, cache key, analysis) of a neighbor file: an open buffer wins over the
@@ -125,6 +124,7 @@ def read_neighbor(file: str, workspace: Workspace, open_by_path: Mapping[str, Pa
     analysis = analyze(file_spec, text, key) if spot is None else \
         spot.analysis(file_spec, text, key)
     return None if analysis is None else (file_spec, key, analysis)
+
 
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                    workspace: Workspace,

@@ -571,8 +571,7 @@ def choose(cands: Sequence[Candidate], outline_items: Sequence[Item],
             outline_used += cost
         elif items[c.item].parent != -1:
             members.setdefault(items[c.item].name, c.file)
-    demand = _items_cost(outline_items, True) + sum(
-        _items_cost(f.analysis.items, False) + part_overhead(f.source, "neighbors") for f in files)
+    demand = whole_demand(outline_items, files)
     plan = NeighborPlan(tuple(files), tuple(frozenset(s) for s in chosen), used - outline_used,
                         demand, brief=True)
     keys = frozenset([_key(files, outline_items, Candidate(0.0, -1, i)) for i in chosen_outline]
@@ -626,6 +625,17 @@ def _items_cost(items: Sequence[Item], with_imports: bool) -> int:
     cost = sum(entry_cost(it) for it in items if with_imports or it.kind != "import")
     _remember_cost(items, with_imports, cost)
     return cost
+
+
+def file_demand(file: NeighborFile) -> int:
+    """What a neighbor file's part would cost with every entry but its imports."""
+    return _items_cost(file.analysis.items, False) + part_overhead(file.source, "neighbors")
+
+
+def whole_demand(outline_items: Sequence[Item], files: Sequence[NeighborFile]) -> int:
+    """What the current file's outline and `files` would cost whole (`choose` reports
+    it; `evidence_java_fill` reads more files while it is small)."""
+    return _items_cost(outline_items, True) + sum(file_demand(f) for f in files)
 
 
 def _remember_cost(items: Sequence[Item], with_imports: bool, cost: int) -> None:

@@ -21,9 +21,6 @@ from typing import Sequence
 
 from .memo import ForLastNeighbors, PerAnalysis
 
-_NOT_DEFINITIONS = frozenset({"impl", "import"})
-
-
 def _compute_names(analysis) -> tuple[frozenset[str], frozenset[str]]:
     """(names with an impl header, names with any other item) of one file."""
     impls: set[str] = set()
