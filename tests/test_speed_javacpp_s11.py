@@ -83,8 +83,8 @@ def test_java_guesses_are_kept_for_the_same_types_and_package_file_versions(tmp_
     assert not computed  # the same inputs: the last answer
     assert evidence_java_pkg.guesses(str(path), a, resolved, named, ws, 1) == fresh[:1]
     assert len(computed) == 1  # another room
-    words = evidence_java_pkg._words  # a package file's new version: new words objects
-    monkeypatch.setattr(evidence_java_pkg, "_words",
+    words = evidence_java_pkg.file_words  # a package file's new version: new words objects
+    monkeypatch.setattr(evidence_java_pkg, "file_words",
                         lambda f, w: None if (r := words(f, w)) is None else (r[0], r[1]))
     assert evidence_java_pkg.guesses(str(path), a, resolved, named, ws, 1) == fresh[:1]
     assert len(computed) == 2

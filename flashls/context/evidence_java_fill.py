@@ -28,6 +28,7 @@ from typing import Mapping, Sequence
 
 from .co_use import tally
 from .evidence_java import ROOM_RANK, type_name, used_type_counts
+from .evidence_java_pkg import MIN_SIMILARITY, file_words
 
 FILL_DEMAND = 4000  # tokens: read more package files while the demand is below this
 MAX_FILL_FILES = 6  # files read beyond the named ones and the guesses
@@ -37,14 +38,13 @@ def fill_order(path: str, analysis, package: Sequence[str], skip: frozenset[str]
                workspace) -> list[str]:
     """The package files not in `skip` (real paths), by the similarity-weighted share
     of the similar siblings whose text names their type (any number of them)."""
-    from .evidence_java_pkg import MIN_SIMILARITY, _words
     by_type = {type_name(f): f for f in package}
     own = type_name(path)
     vocabulary = frozenset(by_type) | {own}
     current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
     siblings = []
     for f in package:
-        read = _words(f, workspace)
+        read = file_words(f, workspace)
         if read is None:
             continue
         mine = type_name(f)

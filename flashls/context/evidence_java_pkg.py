@@ -61,7 +61,7 @@ class Guess:
     supertype: float = 0.0  # ... of those extending or implementing it
 
 
-def _words(path: str, workspace) -> tuple[frozenset[str], frozenset[str]] | None:
+def file_words(path: str, workspace) -> tuple[frozenset[str], frozenset[str]] | None:
     """(the file's capitalized words, those its extends / implements clauses name)."""
     stamp = workspace.stamp(path)
     if stamp is None:
@@ -128,7 +128,7 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     vocabulary = frozenset(by_type) | {own}
     current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
     skip = frozenset(workspace.real(f) for f in named)
-    reads = tuple(_words(f, workspace) for f in package)
+    reads = tuple(file_words(f, workspace) for f in package)
     key = (path, tuple(package), current, skip, room)
     hit = _LAST[0]
     if hit is not None and hit[0] == key and hit[1] is workspace and \
