@@ -96,8 +96,32 @@ def test_remembered_co_use_bonuses_equal_a_fresh_computation():
                        idents=(frozenset({"Alpha", "Beta"}), frozenset({"Alpha", "Beta"})))
     first, other = frozenset({"Alpha"}), frozenset({"Alpha", "Gamma"})
     same = (True, True)
-    assert pkg._last_bonuses(first, sib, same, frozenset()) == \
+    two = pkg.MIN_FILES
+    assert pkg._last_bonuses(first, sib, same, frozenset(), two) == \
         pkg.bonuses(first, sib, same)
-    assert pkg._last_bonuses(other, sib, same, frozenset()) == pkg.bonuses(other, sib, same)
-    assert pkg._last_bonuses(first, sib, (False, False), frozenset()) == {} != \
-        pkg._last_bonuses(first, sib, same, frozenset())
+    assert pkg._last_bonuses(other, sib, same, frozenset(), two) == pkg.bonuses(other, sib, same)
+    assert pkg._last_bonuses(first, sib, (False, False), frozenset(), two) == {} != \
+        pkg._last_bonuses(first, sib, same, frozenset(), two)
+    # another threshold (a test file's) is not served the last answer
+    assert pkg._last_bonuses(first, sib, same, frozenset(), 3) == {}
+
+
+def _one_sibling_package(tmp_path, testing: bool):
+    current = _type_file("uint8", get=False)
+    if testing:
+        current = current.replace("package flags\n\n", "package flags\n\nimport \"testing\"\n\n"
+                                  "var _ = testing.Short\n\n", 1)
+    write(tmp_path, {"go.mod": GO_MOD, "flag.go": FLAG_GO, "int8.go": _type_file("int8"),
+                     "int16.go": _type_file("int16", get=False), "uint8.go": current})
+    table = scores(tmp_path, "uint8.go", "\treturn 0, nil")
+    return (score(table, "flag.go", "func (f *FlagSet) getFlagType("),
+            score(table, "flag.go", "func (f *FlagSet) Aardvark()"))
+
+
+def test_go_a_name_one_sibling_uses_is_lifted_in_a_file_that_is_not_a_test(tmp_path):
+    # websocket's server.go calls newConn like conn's other callers: in package code one
+    # similar sibling's use is a pattern; in tests (viper_test.go) it is one test's habit
+    get, other = _one_sibling_package(tmp_path, testing=False)
+    assert get > other
+    get, other = _one_sibling_package(tmp_path / "t", testing=True)
+    assert get == other
