@@ -16,6 +16,7 @@ from typing import Sequence
 PARAM_SCORE = 50.0  # floor for an entry whose parameters are all near identifiers
 MIN_PARAMS = 1  # fewer named parameters say nothing
 PARAM_KINDS = frozenset({"method", "function", "constructor"})
+SINGLE_OVERLOAD = True  # a name declared twice among the neighbors: which one is unknown
 
 _PARAMS = re.compile(r"\(([^()]*)\)")
 _NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*$")
@@ -51,12 +52,21 @@ def lift_params(cands: list, files: Sequence, ev, near: dict[str, int]) -> list:
     if not files or not near:
         return cands
     items_of = [f.analysis.items for f in files]
+    counts: dict[str, int] = {}
+    if SINGLE_OVERLOAD:
+        for c in cands:
+            if c.file >= 0:
+                it = items_of[c.file][c.item]
+                if it.kind in PARAM_KINDS:
+                    counts[it.name] = counts.get(it.name, 0) + 1
     out = list(cands)
     for k, c in enumerate(cands):
         if c.file < 0 or c.score >= PARAM_SCORE:
             continue
         item = items_of[c.file][c.item]
         if item.kind not in PARAM_KINDS or item.name in ev.uses or not item.lines:
+            continue
+        if counts.get(item.name, 0) > 1:
             continue
         head = " ".join(item.lines[:2])
         names = param_names(head[head.find(item.name):] if item.name in head else head)
