@@ -16,7 +16,10 @@ from typing import Sequence
 PARAM_SCORE = 50.0  # floor for an entry whose parameters are all near identifiers
 MIN_PARAMS = 1  # fewer named parameters say nothing
 PARAM_KINDS = frozenset({"method", "function", "constructor"})
-SINGLE_OVERLOAD = True  # a name declared twice among the neighbors: which one is unknown
+OWN_SCOPE = True  # the names are the enclosing method's parameters, not any near word
+OVERLOADS = True  # two neighbor methods of one name both match: not lifted
+HEADER_ROWS = 4  # a declaration's header spans at most this many lines
+_ANNOTATION = re.compile(r"@[\w.]+(\([^()]*\))?")
 
 _PARAMS = re.compile(r"\(([^()]*)\)")
 _NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*$")
@@ -46,30 +49,41 @@ def param_names(line: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def lift_params(cands: list, files: Sequence, ev, near: dict[str, int]) -> list:
-    """`cands` with each unused neighbor method whose parameter names are all in
-    `near` raised to PARAM_SCORE."""
+def _own_params(lines: Sequence[str], anchor: tuple[int, int]) -> frozenset[str]:
+    """The parameter names of the definition the cursor is in (its header: the anchor's
+    first lines up to the body's `{`, annotations dropped); empty for a class."""
+    lo = max(anchor[0], 0)
+    head = " ".join(lines[lo:min(lo + HEADER_ROWS, len(lines))])
+    head = _ANNOTATION.sub(" ", head.split("{", 1)[0])
+    return frozenset(param_names(head))
+
+
+def lift_params(cands: list, files: Sequence, ev, near: dict[str, int],
+                lines: Sequence[str] = ()) -> list:
+    """`cands` with each unused neighbor method whose parameter names are all
+    parameters of the enclosing definition (OWN_SCOPE; else all in `near`) raised to
+    PARAM_SCORE, unless another neighbor method of that name matches too."""
+    if OWN_SCOPE:
+        near = _own_params(lines, ev.anchor)  # type: ignore[assignment]
     if not files or not near:
         return cands
     items_of = [f.analysis.items for f in files]
-    counts: dict[str, int] = {}
-    if SINGLE_OVERLOAD:
-        for c in cands:
-            if c.file >= 0:
-                it = items_of[c.file][c.item]
-                if it.kind in PARAM_KINDS:
-                    counts[it.name] = counts.get(it.name, 0) + 1
-    out = list(cands)
+    matched: dict[str, list[int]] = {}
     for k, c in enumerate(cands):
-        if c.file < 0 or c.score >= PARAM_SCORE:
+        if c.file < 0:
             continue
         item = items_of[c.file][c.item]
-        if item.kind not in PARAM_KINDS or item.name in ev.uses or not item.lines:
-            continue
-        if counts.get(item.name, 0) > 1:
+        if item.kind not in PARAM_KINDS or not item.lines:
             continue
         head = " ".join(item.lines[:2])
         names = param_names(head[head.find(item.name):] if item.name in head else head)
         if len(names) >= MIN_PARAMS and all(n in near for n in names):
-            out[k] = c.rescored(PARAM_SCORE)
+            matched.setdefault(item.name, []).append(k)
+    out = list(cands)
+    for name, ks in matched.items():
+        if name in ev.uses or (OVERLOADS and len(ks) > 1):
+            continue  # several overloads take these names: which one is unknown
+        for k in ks:
+            if cands[k].score < PARAM_SCORE:
+                out[k] = cands[k].rescored(PARAM_SCORE)
     return out

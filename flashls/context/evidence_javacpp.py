@@ -219,7 +219,7 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
     if files and resolver in FAMILY_RESOLVERS:  # after the floors above, which tie
         cands = break_ties(resolver, cands, files, ev, near)  # Java
         if resolver == "java":  # delegating calls: parameters passed on by name
-            cands = lift_params(cands, files, ev, near)
+            cands = lift_params(cands, files, ev, near, analysis.lines)
     if resolver in COMMON_PASS:
         cands = common_pass(cands, analysis, files, ev, cursor_line)
     return cands
