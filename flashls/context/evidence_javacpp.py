@@ -46,6 +46,7 @@ from .evidence_java import declared_receivers
 from .evidence_java_pkg import in_class_header, lift as lift_guessed
 from .evidence_lang import common_pass
 from .family_ties import break_ties
+from .evidence_java_params import lift_params
 from .receivers_c import declared as declared_c
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
 from .name_family import _last_bonuses as last_bonuses  # Go's memo of the last bonuses
@@ -217,6 +218,8 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
                              in_class_header(analysis.lines, cursor_line))  # siblings use
     if files and resolver in FAMILY_RESOLVERS:  # after the floors above, which tie
         cands = break_ties(resolver, cands, files, ev, near)  # Java
+        if resolver == "java":  # delegating calls: parameters passed on by name
+            cands = lift_params(cands, files, ev, near, analysis.lines)
     if resolver in COMMON_PASS:
         cands = common_pass(cands, analysis, files, ev, cursor_line)
     return cands
