@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from .memo import PerAnalysis
+
 PARAM_SCORE = 50.0  # floor (40 gained nothing, 60 the same as 50 on the pool)
 MIN_PARAMS = 1  # fewer named parameters say nothing
 PARAM_KINDS = frozenset({"method", "function", "constructor"})
@@ -62,6 +64,23 @@ def _own_params(lines: Sequence[str], anchor: tuple[int, int]) -> frozenset[str]
     return frozenset(param_names(head))
 
 
+def _compute_params(analysis) -> tuple[tuple[str, ...] | None, ...]:
+    """Per item of a neighbor file: the parameter names of its declaration (the first
+    two lines, from its name on), or None for an item that takes no parameters."""
+    out: list[tuple[str, ...] | None] = []
+    for item in analysis.items:
+        if item.kind not in PARAM_KINDS or not item.lines:
+            out.append(None)
+            continue
+        head = " ".join(item.lines[:2])
+        out.append(param_names(head[head.find(item.name):] if item.name in head else head))
+    return tuple(out)
+
+
+# the neighbor files stay the same from keystroke to keystroke: parse their headers once
+_params_of: PerAnalysis[tuple[tuple[str, ...] | None, ...]] = PerAnalysis(_compute_params)
+
+
 def lift_params(cands: list, files: Sequence, ev, near: dict[str, int],
                 lines: Sequence[str] = ()) -> list:
     """`cands` with each unused neighbor method whose parameter names are all
@@ -71,18 +90,14 @@ def lift_params(cands: list, files: Sequence, ev, near: dict[str, int],
         near = _own_params(lines, ev.anchor)  # type: ignore[assignment]
     if not files or not near:
         return cands
-    items_of = [f.analysis.items for f in files]
+    params_of = [_params_of(f.analysis) for f in files]
     matched: dict[str, list[int]] = {}
     for k, c in enumerate(cands):
         if c.file < 0:
             continue
-        item = items_of[c.file][c.item]
-        if item.kind not in PARAM_KINDS or not item.lines:
-            continue
-        head = " ".join(item.lines[:2])
-        names = param_names(head[head.find(item.name):] if item.name in head else head)
-        if len(names) >= MIN_PARAMS and all(n in near for n in names):
-            matched.setdefault(item.name, []).append(k)
+        names = params_of[c.file][c.item]
+        if names is not None and len(names) >= MIN_PARAMS and all(n in near for n in names):
+            matched.setdefault(files[c.file].analysis.items[c.item].name, []).append(k)
     out = list(cands)
     for name, ks in matched.items():
         if name in ev.uses or (OVERLOADS and len(ks) > 1):
