@@ -23,12 +23,12 @@ Dev + tuning pool (800): 708 -> 714 (+6 -0); dev 178 -> 179 (+1 -0 with the fact
 
 from __future__ import annotations
 
-import os
 from typing import Mapping, Sequence
 
 from .co_use import tally
-from .evidence_java import ROOM_RANK, type_name, used_type_counts
-from .evidence_java_pkg import MIN_SIMILARITY, file_words
+from .evidence_java import ROOM_RANK, type_name
+from .evidence_java_pkg import (MIN_SIMILARITY, file_words, package_types, same_package,
+                                sibling_uses)
 
 FILL_DEMAND = 4000  # tokens: read more package files while the demand is below this
 MAX_FILL_FILES = 6  # files read beyond the named ones and the guesses
@@ -38,18 +38,12 @@ def fill_order(path: str, analysis, package: Sequence[str], skip: frozenset[str]
                workspace) -> list[str]:
     """The package files not in `skip` (real paths), by the similarity-weighted share
     of the similar siblings whose text names their type (any number of them)."""
-    by_type = {type_name(f): f for f in package}
-    own = type_name(path)
-    vocabulary = frozenset(by_type) | {own}
-    current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
+    by_type, vocabulary, current = package_types(path, analysis, package)
     siblings = []
     for f in package:
         read = file_words(f, workspace)
-        if read is None:
-            continue
-        mine = type_name(f)
-        seen = (read[0] & vocabulary) - {mine}
-        siblings.append((seen | {mine}, seen - current))
+        if read is not None:
+            siblings.append(sibling_uses(type_name(f), read[0], vocabulary, current))
     found = tally(current, siblings, MIN_SIMILARITY)
     ranked = sorted(found.votes.items(), key=lambda tv: (-tv[1], tv[0]))
     return [by_type[t] for t, _ in ranked
@@ -65,8 +59,7 @@ def fill(spec, path: str, symbols, resolved: Sequence[str], out: list, workspace
     demand = whole_demand(symbols.items, out)
     if demand >= FILL_DEMAND:
         return []
-    here = os.path.dirname(os.path.abspath(path))
-    package = [f for f in resolved if os.path.dirname(os.path.abspath(f)) == here]
+    package = same_package(path, resolved)
     skip = frozenset(workspace.real(f.path) for f in out) | {workspace.real(path)}
     from .neighbors import NeighborFile, read_neighbor
     added: list = []

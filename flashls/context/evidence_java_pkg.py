@@ -112,6 +112,30 @@ def supertypes(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def same_package(path: str, resolved: Sequence[str]) -> list[str]:
+    """The files of `resolved` in `path`'s directory: its package."""
+    here = os.path.dirname(os.path.abspath(path))
+    return [f for f in resolved if os.path.dirname(os.path.abspath(f)) == here]
+
+
+def package_types(path: str, analysis, package: Sequence[str]
+                  ) -> tuple[dict[str, str], frozenset[str], frozenset[str]]:
+    """(type name -> its package file, the package's type names with the file's own,
+    those of them the file uses, its own included)."""
+    by_type = {type_name(f): f for f in package}
+    own = type_name(path)
+    vocabulary = frozenset(by_type) | {own}
+    return by_type, vocabulary, (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
+
+
+def sibling_uses(mine: str, words: frozenset[str], vocabulary: frozenset[str],
+                 current: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(the package types a sibling of type `mine` names, with its own; those the
+    current file does not use), from the sibling's words: what `tally` compares."""
+    seen = (words & vocabulary) - {mine}
+    return seen | {mine}, seen - current
+
+
 def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
             workspace, room: int) -> list[Guess]:
     """Package files of `resolved` that `path` does not name (not in `named`), most
@@ -119,14 +143,10 @@ def guesses(path: str, analysis, resolved: Sequence[str], named: Sequence[str],
     most `room` in all."""
     if analysis.spec.resolver != "java" or room <= 0:
         return []
-    here = os.path.dirname(os.path.abspath(path))
-    package = [f for f in resolved if os.path.dirname(os.path.abspath(f)) == here]
+    package = same_package(path, resolved)
     if len(package) < MIN_PACKAGE:
         return []
-    by_type = {type_name(f): f for f in package}
-    own = type_name(path)
-    vocabulary = frozenset(by_type) | {own}
-    current = (frozenset(used_type_counts(analysis)) & vocabulary) | {own}
+    by_type, vocabulary, current = package_types(path, analysis, package)
     skip = frozenset(workspace.real(f) for f in named)
     reads = tuple(file_words(f, workspace) for f in package)
     key = (path, tuple(package), current, skip, room)
@@ -153,8 +173,8 @@ def _guessed(package: Sequence[str], reads: Sequence, by_type: dict[str, str],
             return None
         words, supers = read
         mine = type_name(f)
-        seen = (words & vocabulary) - {mine}
-        return seen | {mine}, seen - current, (supers & vocabulary) - current - {mine}
+        return (*sibling_uses(mine, words, vocabulary, current),
+                (supers & vocabulary) - current - {mine})
 
     siblings = [s for s in map(sibling, package, reads) if s is not None]
     found = tally(current, ((seen, offered) for seen, offered, _ in siblings), MIN_SIMILARITY)

@@ -43,9 +43,9 @@ from typing import Sequence
 
 from .evidence_c import keyword_names
 from .evidence_java import declared_receivers
+from .evidence_java_params import lift_params
 from .evidence_java_pkg import in_class_header, lift as lift_guessed
 from .evidence_lang import common_pass
-from .evidence_java_params import lift_params
 from .family_ties import break_ties
 from .receivers_c import declared as declared_c
 from .name_family import KINDS as FAMILY_KINDS, ROWS, postings, relatives
