@@ -55,6 +55,7 @@ def fill(spec, path: str, symbols, resolved: Sequence[str], out: list, workspace
     """Neighbor files to add to `out` (Java only; [] when the room is taken)."""
     if spec.resolver != "java" or not MAX_FILL_FILES or len(out) >= cap:
         return []
+    # imported here: `neighbors` imports this module, and `ranking` imports `neighbors`
     from .ranking import file_demand, whole_demand
     demand = whole_demand(symbols.items, out)
     if demand >= FILL_DEMAND:
