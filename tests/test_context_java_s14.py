@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from flashls.context import evidence_java_params as ejp
 from flashls.context.outline import Item
 from flashls.context.ranking import Candidate
+from tests.files import write
+from tests.test_context_go_rust import score, scores
 
 
 @dataclass
@@ -95,3 +97,39 @@ def test_one_matching_overload_among_several_is_lifted():
 def test_a_name_the_file_uses_is_not_lifted():
     items = [[_method("get", "public static ZipCoder get(Charset charset) {")]]
     assert set(_lift(items, _Ev(CTOR, {"get": []})).values()) == {10.0}
+
+
+# -- end to end: a workspace ranked by `ranking.rank` ------------------------------------
+
+YEAR = ("package demo.time;\n\npublic final class Year {\n"
+        "    public static boolean isLeap(long year) {\n"
+        "        return ((year & 3) == 0) && ((year % 100) != 0 || (year % 400) == 0);\n    }\n\n"
+        "    public static Year now() {\n        return new Year();\n    }\n\n"
+        "    public int length(int unit) {\n        return 365;\n    }\n}\n")
+MONTH_DAY = ("package demo.time;\n\npublic final class MonthDay {\n"
+             "    private final int month;\n    private final int day;\n\n"
+             "    public MonthDay(int month, int day) {\n        this.month = month;\n"
+             "        this.day = day;\n    }\n\n"
+             "    public Year firstYear() {\n        return null;\n    }\n\n"
+             "    public boolean isValidYear(int year) {\n"
+             "        return !(day == 29 && month == 2 && !LEAP_MARK);\n    }\n}\n")
+
+
+def _year_scores(root) -> dict[str, float]:
+    """Scores of Year.java's methods, the cursor in MonthDay.isValidYear(int year)."""
+    write(root, {"src/demo/time/Year.java": YEAR, "src/demo/time/MonthDay.java": MONTH_DAY})
+    table = scores(root, "src/demo/time/MonthDay.java", "        return !(day")
+    return {name: score(table, "src/demo/time/Year.java", f"public {head}")
+            for name, head in (("isLeap", "static boolean isLeap"), ("now", "static Year now"),
+                               ("length", "int length"))}
+
+
+def test_delegated_parameter_lifts_the_neighbor_method_end_to_end(tmp_path):
+    got = _year_scores(tmp_path)
+    assert got["isLeap"] >= ejp.PARAM_SCORE > max(got["now"], got["length"])
+
+
+def test_without_the_floor_the_delegate_ties_with_its_class_mates(tmp_path, monkeypatch):
+    monkeypatch.setattr(ejp, "PARAM_SCORE", 0.0)
+    got = _year_scores(tmp_path)
+    assert got["isLeap"] <= max(got["now"], got["length"])
