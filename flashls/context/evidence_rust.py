@@ -30,6 +30,7 @@ from .evidence import Evidence
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 from .rust_impl_only import impl_only_types
+from .rust_macro_fn import enclosing_fn_name
 
 MAX_SCAN_ROWS = 800
 TRAIT_IMPL = 0.6  # a method of `impl Trait for Type`: the trait's signature, repeated
@@ -432,6 +433,7 @@ def _bound_member(items, c, traits: dict[int, int]):
 
 
 ECHO_SCORE = 90.0  # a function the enclosing function's name spells (its test, its variant)
+MACRO_FN_ECHO = True  # ... a `fn` inside a macro invocation too (`rust_macro_fn`)
 _CALLABLE = frozenset({"function", "method"})
 
 
@@ -441,9 +443,11 @@ def echoed_names(analysis, anchor: tuple[int, int]) -> frozenset[str]:
     `grow_to_shrink`: `grow`, `shrink`): Rust tests are named after what they call.
     Words under three letters alone, and the whole name (a forwarding `fn len` calls
     a namesake as often as not), are left out."""
-    lo = anchor[0]
+    lo, hi = anchor
     name = next((it.name for it in analysis.items if it.start == lo and
                  it.kind in _CALLABLE), None)
+    if name is None and lo == hi and MACRO_FN_ECHO:  # `quickcheck! { fn test_x(..) { .. } }`
+        name = enclosing_fn_name(analysis.lines, lo)
     if not name or "_" not in name:
         return frozenset()
     words = [w for w in name.split("_") if w]
