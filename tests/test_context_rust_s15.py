@@ -65,3 +65,53 @@ def test_a_quickcheck_test_name_lifts_what_it_spells(tmp_path, monkeypatch):
     monkeypatch.setattr(evidence_rust, "MACRO_FN_ECHO", False)
     without = _partition_score(tmp_path / "b")
     assert with_rule >= evidence_rust.ECHO_SCORE > without
+
+
+# -- rust_near_files: a big lib.rs reads the modules the code near the cursor needs -----
+from flashls.context import rust_near_files  # noqa: E402
+from flashls.context.neighbors import MAX_NEIGHBOR_FILES, neighbor_files  # noqa: E402
+from flashls.context.assemble import _current_analysis  # noqa: E402
+from flashls.context.document import Document  # noqa: E402
+from flashls.context.syntax import ParsedDocument  # noqa: E402
+from flashls.context.workspace import Workspace  # noqa: E402
+from flashls.settings import DEFAULT_EXCLUDE  # noqa: E402
+
+
+def _big_crate(tmp_path) -> tuple[str, int]:
+    """A lib.rs declaring more modules than are read, each used once; the last one
+    used inside the function the cursor is in. (lib.rs path, cursor line)"""
+    n = MAX_NEIGHBOR_FILES + 6
+    files = {"Cargo.toml": CARGO}
+    lib = [f"mod m{i};" for i in range(n)] + [""]
+    for i in range(n):
+        files[f"src/m{i}.rs"] = f"pub struct Thing{i};\n\npub fn make{i}() -> Thing{i} {{\n    Thing{i}\n}}\n"
+        lib += [f"pub fn use{i}() -> m{i}::Thing{i} {{", f"    m{i}::make{i}()", "}", ""]
+    text = "\n".join(lib)
+    cursor = lib.index(f"    m{n - 1}::make{n - 1}()")
+    files["src/lib.rs"] = text
+    write(tmp_path, files)
+    return str(tmp_path / "src/lib.rs"), cursor
+
+
+def _read(tmp_path, cursor_line) -> list[str]:
+    path, _ = _big_crate(tmp_path)
+    text = open(path).read()
+    pdoc = ParsedDocument.open(Document("file://" + path, text, "", 1), path)
+    analysis = _current_analysis(pdoc)
+    ws = Workspace([str(tmp_path)], DEFAULT_EXCLUDE)
+    return [f.source for f in neighbor_files(analysis.spec, path, analysis, ws, {},
+                                             cursor_line=cursor_line)]
+
+
+def test_the_module_used_near_the_cursor_is_read_first(tmp_path):
+    _, cursor = _big_crate(tmp_path / "probe")
+    last = f"src/m{MAX_NEIGHBOR_FILES + 5}.rs"
+    got = _read(tmp_path / "a", cursor)
+    assert last in got[:4]  # with the modules used within NEAR_ROWS of it
+    assert last not in _read(tmp_path / "b", None)  # without a cursor: file order
+
+
+def test_without_the_rule_the_module_is_left_out(tmp_path, monkeypatch):
+    _, cursor = _big_crate(tmp_path / "probe")
+    monkeypatch.setattr(rust_near_files, "NEAR_FILES", False)
+    assert f"src/m{MAX_NEIGHBOR_FILES + 5}.rs" not in _read(tmp_path / "a", cursor)
