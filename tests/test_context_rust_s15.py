@@ -115,3 +115,30 @@ def test_without_the_rule_the_module_is_left_out(tmp_path, monkeypatch):
     _, cursor = _big_crate(tmp_path / "probe")
     monkeypatch.setattr(rust_near_files, "NEAR_FILES", False)
     assert f"src/m{MAX_NEIGHBOR_FILES + 5}.rs" not in _read(tmp_path / "a", cursor)
+
+
+# -- evidence_rust._echo_floor: an echoed method keeps ECHO_SCORE after its calls are weighed
+SMALL = ("pub struct Small {\n    n: usize,\n}\n\nimpl Small {\n"
+         "    pub fn new() -> Small {\n        Small { n: 0 }\n    }\n\n"
+         "    pub fn push(&mut self, x: u8) {\n        self.n += 1;\n    }\n\n"
+         "    pub fn insert_many(&mut self, index: usize, n: u8) {\n        self.n += 1;\n    }\n\n"
+         "    pub fn insert(&mut self, index: usize, x: u8) {\n        self.n += 1;\n    }\n}\n")
+SMALL_TESTS = ("use my_crate::Small;\n\n" + "".join(
+    f"#[test]\nfn many{i}() {{\n    let mut v: Small = Small::new();\n    v.insert_many(0, {i});\n}}\n\n"
+    for i in range(8)) + "".join(
+    f"#[test]\nfn other{i}() {{\n    let mut w = Small::new();\n    w.push({i});\n}}\n\n"
+    for i in range(30)) +
+    "#[test]\nfn test_insert_many_overflow() {\n    let mut v: Small = Small::new();\n"
+    "    v.push(123);\n    let n = 0;\n    v.insert(0, 1);\n}\n")
+
+
+def _insert_many_score(tmp_path) -> float:
+    write(tmp_path, {"Cargo.toml": CARGO, "src/lib.rs": SMALL, "tests/t.rs": SMALL_TESTS})
+    return score(scores(tmp_path, "tests/t.rs", "let n = 0;"), "src/lib.rs", "pub fn insert_many")
+
+
+def test_an_echoed_method_used_far_away_keeps_the_echo(tmp_path, monkeypatch):
+    # its far calls (`v.insert_many` in other tests) score it below the echo it had
+    assert _insert_many_score(tmp_path / "a") >= evidence_rust.ECHO_SCORE
+    monkeypatch.setattr(evidence_rust, "ECHO_FLOOR", False)
+    assert _insert_many_score(tmp_path / "b") < evidence_rust.ECHO_SCORE
