@@ -371,7 +371,8 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             score = c.score * TRAIT_IMPL
         out.append(c.rescored(score))
     if echoed and ECHO_FLOOR:  # one candidate out per candidate in
-        out = [_echo_floor(o, c, items_of, echoed) for o, c in zip(out, cands)]
+        out = [_echo_floor(o, c, items_of, echoed) if o.score < ECHO_SCORE <= c.score else o
+               for o, c in zip(out, cands)]
     return out
 
 
