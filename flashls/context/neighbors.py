@@ -136,7 +136,9 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
 
     `background` (the server): only what is analyzed already, or small enough to be
     analyzed within the request's allowance (`context.background.SpotBudget`); the
-    other files are analyzed in the background and join from a later request."""
+    other files are analyzed in the background and join from a later request.
+    `cursor_line`: Rust reads first the modules the code near it uses, when more are
+    imported than are read (`rust_near_files`)."""
     spot = SpotBudget() if background else None
     cap = java_max_files(spec.resolver, MAX_NEIGHBOR_FILES)
     out: list[NeighborFile] = []
