@@ -157,8 +157,8 @@ def assemble_context(pdoc: ParsedDocument, offset: int, *, budget_tokens: int,
         files: list = []
         if workspace is not None and workspace.contains(path):
             open_by_path = {workspace.real(path_from_uri(u)): p for u, p in open_docs.items()}
-            files = neighbor_files(analysis.spec, path, analysis, workspace,
-                                   open_by_path, background=pdoc.background)
+            files = neighbor_files(analysis.spec, path, analysis, workspace, open_by_path,
+                                   background=pdoc.background, cursor_line=cursor_line)
         # typing at the end of a line: its half-written names are not evidence yet
         rest = lines[cursor_line][cursor_col:]
         typing_line = cursor_line if not rest.strip() else -1

@@ -30,6 +30,7 @@ from .evidence import Evidence
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 from .rust_impl_only import impl_only_types
+from .rust_macro_fn import enclosing_fn_name
 
 MAX_SCAN_ROWS = 800
 TRAIT_IMPL = 0.6  # a method of `impl Trait for Type`: the trait's signature, repeated
@@ -369,7 +370,23 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
                 continue
             score = c.score * TRAIT_IMPL
         out.append(c.rescored(score))
+    if echoed and ECHO_FLOOR:  # one candidate out per candidate in
+        out = [_echo_floor(o, c, items_of, echoed) if o.score < ECHO_SCORE <= c.score else o
+               for o, c in zip(out, cands)]
     return out
+
+
+ECHO_FLOOR = True
+
+
+def _echo_floor(revised, c, items_of, echoed: frozenset[str]):
+    """An echoed function scored at least ECHO_SCORE before its calls were weighed
+    keeps ECHO_SCORE: `test_insert_many_overflow`'s `v.insert_many(..)`, its only use
+    the line being written, scored 91 by its name's evidence and 37 by its far calls."""
+    if c.file < 0 or revised.score >= ECHO_SCORE or c.score < ECHO_SCORE or \
+            not _echoes(items_of[c.file], c.item, echoed):
+        return revised
+    return revised.rescored(ECHO_SCORE)
 
 
 MAKER_SCORE = 85.0  # a neighbor's function making the type the anchor returns
@@ -432,6 +449,7 @@ def _bound_member(items, c, traits: dict[int, int]):
 
 
 ECHO_SCORE = 90.0  # a function the enclosing function's name spells (its test, its variant)
+MACRO_FN_ECHO = True  # ... a `fn` inside a macro invocation too (`rust_macro_fn`)
 _CALLABLE = frozenset({"function", "method"})
 
 
@@ -441,9 +459,11 @@ def echoed_names(analysis, anchor: tuple[int, int]) -> frozenset[str]:
     `grow_to_shrink`: `grow`, `shrink`): Rust tests are named after what they call.
     Words under three letters alone, and the whole name (a forwarding `fn len` calls
     a namesake as often as not), are left out."""
-    lo = anchor[0]
+    lo, hi = anchor
     name = next((it.name for it in analysis.items if it.start == lo and
                  it.kind in _CALLABLE), None)
+    if name is None and lo == hi and MACRO_FN_ECHO:  # `quickcheck! { fn test_x(..) { .. } }`
+        name = enclosing_fn_name(analysis.lines, lo)
     if not name or "_" not in name:
         return frozenset()
     words = [w for w in name.split("_") if w]

@@ -29,6 +29,7 @@ from .languages import LanguageSpec, language_for
 from .memo import IDENT, line_identifiers
 from .outline import closure, render
 from .siblings_c import READS_PER_REQUEST, sibling_idents
+from .rust_near_files import near_first
 from .rust_reexports import deep_barrel, reexported_names
 from .syntax import ParsedDocument
 from .tokens import estimate_tokens
@@ -129,12 +130,15 @@ def read_neighbor(file: str, workspace: Workspace, open_by_path: Mapping[str, Pa
 def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                    workspace: Workspace,
                    open_by_path: Mapping[str, ParsedDocument], *,
-                   background: bool = False) -> list[NeighborFile]:
+                   background: bool = False, cursor_line: int | None = None
+                   ) -> list[NeighborFile]:
     """The analyzed files `path` imports (open buffers win over disk).
 
     `background` (the server): only what is analyzed already, or small enough to be
     analyzed within the request's allowance (`context.background.SpotBudget`); the
-    other files are analyzed in the background and join from a later request."""
+    other files are analyzed in the background and join from a later request.
+    `cursor_line`: Rust reads first the modules the code near it uses, when more are
+    imported than are read (`rust_near_files`)."""
     spot = SpotBudget() if background else None
     cap = java_max_files(spec.resolver, MAX_NEIGHBOR_FILES)
     out: list[NeighborFile] = []
@@ -144,8 +148,8 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                                 workspace, room=cap)  # Python, JS/TS: most used first
     cap += extra  # Python: files imported and not used yet, beyond the room
     named = order_neighbors(symbols, direct)
-    queue = [(f, False) for f in order_files(spec.resolver, symbols, named, workspace,
-                                             room=cap, current=path)]
+    queue = [(f, False) for f in near_first(spec.resolver, symbols, cursor_line, order_files(
+        spec.resolver, symbols, named, workspace, room=cap, current=path), workspace, cap)]
     guessed = {g.path: g for g in java_guesses(
         path, symbols, direct, named, workspace, cap - len(queue))}
     queue += [(f, True) for f in guessed]  # Java: package files its siblings use
@@ -171,8 +175,9 @@ def neighbor_files(spec: LanguageSpec, path: str, symbols: Analysis,
                 index = _barrel_index(key, targets, workspace, spot)
                 targets = sorted(targets, key=lambda t: (not (index.get(t, frozenset()) & wanted),
                                                          not _deep(spec, t)))
-            targets = order_files(spec.resolver, symbols, targets, workspace,
-                                  room=cap - len(out) - len(queue))
+            room = cap - len(out) - len(queue)
+            targets = near_first(spec.resolver, symbols, cursor_line, order_files(
+                spec.resolver, symbols, targets, workspace, room=room), workspace, room)
             for nxt in targets:
                 real_next = workspace.real(nxt)
                 if real_next not in seen:
