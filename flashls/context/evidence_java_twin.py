@@ -1,0 +1,143 @@
+"""Java: a method's twin in a sibling class says what the method's body calls.
+
+The JDK (and code like it) writes one method many times over, once per sibling class:
+`LocalDateTime.now(ZoneId zone)` is `return now(Clock.system(zone));` as
+`LocalTime.now(ZoneId zone)` is; `DoublePipeline.evaluateToNode(..)` calls
+`Nodes.collectDouble(..)` where `IntPipeline.evaluateToNode(..)` calls
+`Nodes.collectInt(..)`; `VarHandleDoubles.FieldInstanceReadOnly.accessModeType` is
+`VarHandleInts`' with `double.class`. The names the twin's body uses are what the
+blanked line most likely calls, and nothing else points at them: `Clock.system`
+scored 58 against a cut at 75, `Nodes.collectDouble` 37 against 77.
+
+A twin is a method of the same name and parameter count whose class shares a word
+with the enclosing method's class (`IntPipeline` / `DoublePipeline`, `LocalDate` /
+`LocalDateTime`), in a neighbor file or elsewhere in the current file. When the two
+class names differ in one word each (`Int` / `Double`), the twin's names are read
+with that word replaced (`collectInt` -> `collectDouble`, `longBuilder` ->
+`intBuilder`). Each unused neighbor entry so named is raised to TWIN_SCORE.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from .evidence_java_params import param_names
+
+TWIN_SCORE = 85.0  # floor of an entry a twin's body names
+MAX_BODY_ROWS = 40  # a longer twin says too much to be a twin
+USED = True  # names the file uses too (a javadoc `{@link Clock#systemDefaultZone()}`)
+METHOD_KINDS = frozenset({"method", "constructor", "function"})
+LIFT_KINDS = frozenset({"method", "constructor", "function", "class", "interface", "enum",
+                        "constant", "field", "variable", "type", "record"})
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def words(name: str) -> tuple[str, ...]:
+    """CamelCase words (`IntPipeline` -> ("Int", "Pipeline"))."""
+    return tuple(_WORD.findall(name))
+
+
+def enclosing(items: Sequence, row: int) -> int:
+    """Index of the innermost method or constructor whose lines hold `row`; -1."""
+    best = -1
+    for k, it in enumerate(items):
+        if it.kind in METHOD_KINDS and it.start <= row <= it.end and it.parent != -1:
+            if best < 0 or it.start >= items[best].start:
+                best = k
+    return best
+
+
+def _arity(item) -> int:
+    head = " ".join(item.lines[:3])
+    at = head.find(item.name + "(")
+    if at < 0:
+        at = head.find(item.name)
+    return len(param_names(head[at:] if at >= 0 else head))
+
+
+def swap(a: str, b: str) -> tuple[str, str] | None:
+    """(word of `a`, word of `b`) when the two names differ in one word each and share
+    the rest (`IntPipeline`, `DoublePipeline` -> ("Int", "Double")); None otherwise."""
+    wa, wb = words(a), words(b)
+    if len(wa) != len(wb):
+        return None
+    diff = [(x, y) for x, y in zip(wa, wb) if x != y]
+    return diff[0] if len(diff) == 1 else None
+
+
+def replaced(name: str, pair: tuple[str, str]) -> str:
+    """`name` with the word pair[0] replaced by pair[1], in either case of its first
+    letter (`collectInt` -> `collectDouble`, `intBuilder` -> `doubleBuilder`)."""
+    old, new = pair
+    ws = words(name)
+    if "".join(ws) != name:  # `_` or `$` in it: left as it is
+        return name
+    low_old, low_new = old[:1].lower() + old[1:], new[:1].lower() + new[1:]
+    return "".join(new if w == old else low_new if w == low_old else w for w in ws)
+
+
+def _body_names(lines: Sequence[str], item) -> set[str]:
+    """The identifiers of an item's body (its lines after the header's `{`)."""
+    if item.end - item.start > MAX_BODY_ROWS:
+        return set()
+    text = "\n".join(lines[item.start:item.end + 1])
+    brace = text.find("{")
+    if brace < 0:
+        return set()
+    return set(_IDENT.findall(text[brace + 1:]))
+
+
+def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
+    """The names the twins of the method the cursor is in use (their class words
+    swapped for the enclosing class's); empty when there is no twin."""
+    items = analysis.items
+    k = enclosing(items, cursor_line)
+    if k < 0:
+        return set()
+    me = items[k]
+    owner = items[me.parent].name
+    owner_words = set(words(owner))
+    arity = _arity(me)
+    sources = [(analysis.lines, items, True)] + [(f.analysis.lines, f.analysis.items, False)
+                                                for f in files]
+    found: set[str] = set()
+    for lines, its, current in sources:
+        for j, it in enumerate(its):
+            if it.name != me.name or it.kind not in METHOD_KINDS or it.parent == -1 or \
+                    (current and j == k):
+                continue
+            their = its[it.parent].name
+            if their == owner and current or not owner_words & set(words(their)):
+                continue
+            if _arity(it) != arity:
+                continue
+            names = _body_names(lines, it)
+            pair = swap(their, owner)
+            if pair is not None:
+                names = {replaced(n, pair) for n in names} | names
+            found |= names
+    found.discard(me.name)
+    import os
+    if os.environ.get("TWIN_DEBUG"):
+        print("   TWIN", me.name, owner, arity, [(f.path.split('/')[-1]) for f in files][:0], sorted(found)[:40])
+    return found
+
+
+def lift_twins(cands: list, analysis, files: Sequence, ev, cursor_line: int) -> list:
+    """`cands` with each unused neighbor entry a twin's body names raised to
+    TWIN_SCORE."""
+    if not files or not TWIN_SCORE:
+        return cands
+    names = twin_names(analysis, files, cursor_line)
+    if not names:
+        return cands
+    out = list(cands)
+    for i, c in enumerate(cands):
+        if c.file < 0 or c.score >= TWIN_SCORE:
+            continue
+        item = files[c.file].analysis.items[c.item]
+        if item.name in names and item.kind in LIFT_KINDS and (USED or item.name not in ev.uses):
+            out[i] = c.rescored(TWIN_SCORE)
+    return out
