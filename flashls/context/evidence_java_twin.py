@@ -26,6 +26,8 @@ from .evidence_java_params import param_names
 
 TWIN_SCORE = 85.0  # floor of an entry a twin's body names
 MAX_BODY_ROWS = 40  # a longer twin says too much to be a twin
+NESTED = True  # methods of nested classes, twins in the current file
+NAME_SWAP = False  # a method named one word apart is a twin too
 USED = True  # names the file uses too (a javadoc `{@link Clock#systemDefaultZone()}`)
 METHOD_KINDS = frozenset({"method", "constructor", "function"})
 LIFT_KINDS = frozenset({"method", "constructor", "function", "class", "interface", "enum",
@@ -95,7 +97,7 @@ def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
     items = analysis.items
     k = enclosing(items, cursor_line)
     if k < 0:
-        return set()
+        return nested_twin_names(analysis.lines, cursor_line) if NESTED else set()
     me = items[k]
     owner = items[me.parent].name
     owner_words = set(words(owner))
@@ -105,16 +107,23 @@ def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
     found: set[str] = set()
     for lines, its, current in sources:
         for j, it in enumerate(its):
-            if it.name != me.name or it.kind not in METHOD_KINDS or it.parent == -1 or \
-                    (current and j == k):
+            if it.kind not in METHOD_KINDS or it.parent == -1 or (current and j == k):
                 continue
-            their = its[it.parent].name
-            if their == owner and current or not owner_words & set(words(their)):
+            if it.name == me.name:
+                their = its[it.parent].name
+                if their == owner and current:
+                    continue  # an overload of the method itself
+                pair = swap(their, owner)
+            elif NAME_SWAP and it.name[:1] == me.name[:1]:
+                pair = swap(it.name, me.name)  # `mapMultiToInt` for `mapMultiToLong`
+                if pair is None:
+                    continue
+                their = its[it.parent].name
+            else:
                 continue
-            if _arity(it) != arity:
+            if not owner_words & set(words(their)) or _arity(it) != arity:
                 continue
             names = _body_names(lines, it)
-            pair = swap(their, owner)
             if pair is not None:
                 names = {replaced(n, pair) for n in names} | names
             found |= names
@@ -141,3 +150,131 @@ def lift_twins(cands: list, analysis, files: Sequence, ev, cursor_line: int) -> 
         if item.name in names and item.kind in LIFT_KINDS and (USED or item.name not in ev.uses):
             out[i] = c.rescored(TWIN_SCORE)
     return out
+
+
+# methods of nested classes (`Streams.LongStreamBuilderImpl.build`, the access modes
+# of `VarHandleDoubles.FieldInstanceReadOnly`) are no outline items: they and their
+# twins in the current file are found in its text
+_HEAD = re.compile(r"([A-Za-z_$][\w$]*)\s*\(([^()]*)\)\s*(?:throws\s+[\w$.,\s]+)?$")
+_CLASS = re.compile(r"\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)")
+_NOT_METHODS = frozenset({"if", "for", "while", "switch", "catch", "synchronized", "try",
+                          "do", "else", "return", "new", "throw"})
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+
+
+def _code(line: str) -> str:
+    """A line without its strings, char literals and comment (roughly: braces in
+    them must not count)."""
+    t = line.strip()
+    if t.startswith(("*", "/*", "//")):
+        return ""
+    t = _STRING.sub('""', t)
+    cut = t.find("//")
+    return t if cut < 0 else t[:cut]
+
+
+def _openers(lines: Sequence[str], row: int, lo: int = 0):
+    """(row, text before it) of each `{` that opens a block holding `row`, innermost
+    first, scanning up to `lo`."""
+    depth = 0
+    for r in range(row - 1, max(lo, row - 4000) - 1, -1):
+        line = _code(lines[r])
+        for i in range(len(line) - 1, -1, -1):
+            ch = line[i]
+            if ch == "}":
+                depth += 1
+            elif ch == "{":
+                if depth:
+                    depth -= 1
+                else:
+                    yield r, line[:i]
+
+
+def _header(lines: Sequence[str], row: int, before: str) -> str:
+    """The declaration text a `{` at `row` closes (up to three lines above it)."""
+    text = " ".join(_code(lines[r]) for r in range(max(0, row - 3), row)) + " " + before
+    cut = max(text.rfind(";"), text.rfind("}"), text.rfind("{"))
+    return _ANNOTATION.sub(" ", text[cut + 1:]).strip()
+
+
+_ANNOTATION = re.compile(r"@[\w.]+(\([^()]*\))?")
+
+
+def _blocks(lines: Sequence[str], row: int) -> tuple[str, tuple[str, ...], str] | None:
+    """(method name, its parameter names, its class) of the method whose body holds
+    `row` (any depth of nesting); None outside a method."""
+    method = None
+    for r, before in _openers(lines, row):
+        head = _header(lines, r, before)
+        c = _CLASS.search(head)
+        if c:
+            return (method[0], method[1], c.group(1)) if method else None
+        m = _HEAD.search(head)
+        if m and m.group(1) not in _NOT_METHODS and method is None:
+            if head[:m.start()].strip().endswith(("new", "=", "(", ",", "return", ".")) or \
+                    not head[:m.start()].strip():
+                continue  # a call or an anonymous class, not a declaration
+            method = (m.group(1), param_names("(" + m.group(2) + ")"))
+        elif method is None and m is None:
+            continue
+    return None
+
+
+def _body_text(lines: Sequence[str], row: int) -> set[str]:
+    """Identifiers of the block opened on `row` (or the next lines), up to its
+    closing brace and at most MAX_BODY_ROWS rows."""
+    depth = 0
+    out: set[str] = set()
+    opened = False
+    for r in range(row, min(len(lines), row + MAX_BODY_ROWS + 1)):
+        line = _code(lines[r])
+        start = 0
+        if not opened:
+            b = line.find("{")
+            if b < 0:
+                if ";" in line:
+                    return set()
+                continue
+            opened = True
+            start = b
+        for ch in line[start:]:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+        out.update(_IDENT.findall(line[start + 1 if r == row or start else 0:]))
+        if opened and depth <= 0:
+            return out
+    return set()
+
+
+def nested_twin_names(lines: Sequence[str], cursor_line: int) -> set[str]:
+    """`twin_names` for a method of a nested class: its twins in the current file."""
+    found_me = _blocks(lines, cursor_line)
+    if found_me is None:
+        return set()
+    name, params, owner = found_me
+    owner_words = set(words(owner))
+    decl = re.compile(r"(?<![\w$.])[\w$]+(?:<[^;(){}]*>)?(?:\[\])*\s+" + re.escape(name) +
+                      r"\s*\(")
+    found: set[str] = set()
+    for r, line in enumerate(lines):
+        if name not in line or r == cursor_line:
+            continue
+        m = decl.search(line)
+        if not m or line[:m.start()].rstrip().endswith(("new", "return", "throw", "else")):
+            continue
+        if len(param_names(line[m.end() - 1:])) != len(params):
+            continue
+        here = _blocks(lines, r + 1)
+        if here is None or here[0] != name or here[2] == owner:
+            continue
+        if not owner_words & set(words(here[2])):
+            continue
+        names = _body_text(lines, r)
+        pair = swap(here[2], owner)
+        if pair is not None:
+            names = {replaced(n, pair) for n in names} | names
+        found |= names
+    found.discard(name)
+    return found
