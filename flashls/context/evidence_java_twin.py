@@ -30,6 +30,7 @@ NESTED = True  # methods of nested classes, twins in the current file
 NAME_SWAP = False  # a method named one word apart is a twin too
 USED = True  # names the file uses too (a javadoc `{@link Clock#systemDefaultZone()}`)
 METHOD_KINDS = frozenset({"method", "constructor", "function"})
+CLASS_KINDS = frozenset({"class", "interface", "enum", "record"})
 LIFT_KINDS = frozenset({"method", "constructor", "function", "class", "interface", "enum",
                         "constant", "field", "variable", "type", "record"})
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -97,7 +98,7 @@ def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
     items = analysis.items
     k = enclosing(items, cursor_line)
     if k < 0:
-        return nested_twin_names(analysis.lines, cursor_line) if NESTED else set()
+        return nested_twin_names(analysis.lines, items, cursor_line) if NESTED else set()
     me = items[k]
     owner = items[me.parent].name
     owner_words = set(words(owner))
@@ -177,7 +178,7 @@ def _openers(lines: Sequence[str], row: int, lo: int = 0):
     """(row, text before it) of each `{` that opens a block holding `row`, innermost
     first, scanning up to `lo`."""
     depth = 0
-    for r in range(row - 1, max(lo, row - 4000) - 1, -1):
+    for r in range(row - 1, lo - 1, -1):
         line = _code(lines[r])
         for i in range(len(line) - 1, -1, -1):
             ch = line[i]
@@ -200,11 +201,12 @@ def _header(lines: Sequence[str], row: int, before: str) -> str:
 _ANNOTATION = re.compile(r"@[\w.]+(\([^()]*\))?")
 
 
-def _blocks(lines: Sequence[str], row: int) -> tuple[str, tuple[str, ...], str] | None:
+def _blocks(lines: Sequence[str], row: int, lo: int
+            ) -> tuple[str, tuple[str, ...], str] | None:
     """(method name, its parameter names, its class) of the method whose body holds
-    `row` (any depth of nesting); None outside a method."""
+    `row` (any depth of nesting below line `lo`); None outside a method."""
     method = None
-    for r, before in _openers(lines, row):
+    for r, before in _openers(lines, row, lo):
         head = _header(lines, r, before)
         c = _CLASS.search(head)
         if c:
@@ -248,33 +250,48 @@ def _body_text(lines: Sequence[str], row: int) -> set[str]:
     return set()
 
 
-def nested_twin_names(lines: Sequence[str], cursor_line: int) -> set[str]:
-    """`twin_names` for a method of a nested class: its twins in the current file."""
-    found_me = _blocks(lines, cursor_line)
+def _nested_classes(items: Sequence) -> list:
+    """The member classes (outline level 2) of a file: their methods are no items."""
+    return [it for it in items if it.parent != -1 and it.kind in CLASS_KINDS]
+
+
+def nested_twin_names(lines: Sequence[str], items: Sequence, cursor_line: int) -> set[str]:
+    """`twin_names` for a method of a nested class: its twins in the current file's
+    other nested classes."""
+    nested = _nested_classes(items)
+    mine = [it for it in nested if it.start <= cursor_line <= it.end]
+    if not mine:
+        return set()
+    found_me = _blocks(lines, cursor_line, mine[0].start)
     if found_me is None:
         return set()
     name, params, owner = found_me
-    owner_words = set(words(owner))
     decl = re.compile(r"(?<![\w$.])[\w$]+(?:<[^;(){}]*>)?(?:\[\])*\s+" + re.escape(name) +
                       r"\s*\(")
     found: set[str] = set()
-    for r, line in enumerate(lines):
-        if name not in line or r == cursor_line:
-            continue
-        m = decl.search(line)
-        if not m or line[:m.start()].rstrip().endswith(("new", "return", "throw", "else")):
-            continue
-        if len(param_names(line[m.end() - 1:])) != len(params):
-            continue
-        here = _blocks(lines, r + 1)
-        if here is None or here[0] != name or here[2] == owner:
-            continue
-        if not owner_words & set(words(here[2])):
-            continue
-        names = _body_text(lines, r)
-        pair = swap(here[2], owner)
-        if pair is not None:
-            names = {replaced(n, pair) for n in names} | names
-        found |= names
+    for it in nested:
+        for r in range(it.start, min(it.end + 1, len(lines))):
+            if r != cursor_line and name in lines[r]:
+                found |= _twin_at(lines, r, it.start, decl, (name, params, owner))
     found.discard(name)
     return found
+
+
+def _twin_at(lines: Sequence[str], r: int, lo: int, decl: re.Pattern,
+             me: tuple[str, tuple[str, ...], str]) -> set[str]:
+    """The names the body of a twin of `me` declared on row `r` uses (swapped to
+    `me`'s class); empty when that row declares no twin."""
+    name, params, owner = me
+    line = lines[r]
+    m = decl.search(line)
+    if not m or line[:m.start()].rstrip().endswith(("new", "return", "throw", "else")):
+        return set()
+    if len(param_names(line[m.end() - 1:])) != len(params):
+        return set()
+    here = _blocks(lines, r + 1, lo)
+    if here is None or here[0] != name or here[2] == owner or \
+            not set(words(owner)) & set(words(here[2])):
+        return set()
+    names = _body_text(lines, r)
+    pair = swap(here[2], owner)
+    return {replaced(n, pair) for n in names} | names if pair is not None else names
