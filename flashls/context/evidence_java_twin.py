@@ -129,9 +129,6 @@ def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
                 names = {replaced(n, pair) for n in names} | names
             found |= names
     found.discard(me.name)
-    import os
-    if os.environ.get("TWIN_DEBUG"):
-        print("   TWIN", me.name, owner, arity, [(f.path.split('/')[-1]) for f in files][:0], sorted(found)[:40])
     return found
 
 
