@@ -26,6 +26,7 @@ from .evidence_java_params import param_names
 
 TWIN_SCORE = 85.0  # floor of an entry a twin's body names
 MAX_BODY_ROWS = 40  # a longer twin says too much to be a twin
+REACHED_ONLY = True  # called, after a `.`, or capitalized: no plain locals
 NESTED = True  # methods of nested classes, twins in the current file
 NAME_SWAP = False  # a method named one word apart is a twin too
 USED = True  # names the file uses too (a javadoc `{@link Clock#systemDefaultZone()}`)
@@ -35,6 +36,15 @@ LIFT_KINDS = frozenset({"method", "constructor", "function", "class", "interface
                         "constant", "field", "variable", "type", "record"})
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+# a name the body calls, reaches through a `.`, or a type or constant (capitalized);
+# not its plain locals and parameters (`helper`, `size`), which name nothing elsewhere
+_REACHED = re.compile(r"(?<=\.)\s*([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)(?=\s*\()|\b([A-Z][\w$]*)")
+
+
+def _names(text: str) -> set[str]:
+    if not REACHED_ONLY:
+        return set(_IDENT.findall(text))
+    return {a or b or c for a, b, c in _REACHED.findall(text)}
 
 
 def words(name: str) -> tuple[str, ...]:
@@ -89,7 +99,7 @@ def _body_names(lines: Sequence[str], item) -> set[str]:
     brace = text.find("{")
     if brace < 0:
         return set()
-    return set(_IDENT.findall(text[brace + 1:]))
+    return _names(text[brace + 1:])
 
 
 def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
@@ -241,7 +251,7 @@ def _body_text(lines: Sequence[str], row: int) -> set[str]:
                 depth += 1
             elif ch == "}":
                 depth -= 1
-        out.update(_IDENT.findall(line[start + 1 if r == row or start else 0:]))
+        out.update(_names(line[start + 1 if r == row or start else 0:]))
         if opened and depth <= 0:
             return out
     return set()
