@@ -23,12 +23,12 @@ import re
 from typing import Sequence
 
 from .evidence_java_params import param_names
+from .memo import PerAnalysis
 
 TWIN_SCORE = 85.0  # floor of an entry a twin's body names
 MAX_BODY_ROWS = 40  # a longer twin says too much to be a twin
 REACHED_ONLY = True  # called, after a `.`, or capitalized: no plain locals
 NESTED = True  # methods of nested classes, twins in the current file
-NAME_SWAP = False  # a method named one word apart is a twin too
 USED = True  # names the file uses too (a javadoc `{@link Clock#systemDefaultZone()}`)
 METHOD_KINDS = frozenset({"method", "constructor", "function"})
 CLASS_KINDS = frozenset({"class", "interface", "enum", "record"})
@@ -102,6 +102,18 @@ def _body_names(lines: Sequence[str], item) -> set[str]:
     return _names(text[brace + 1:])
 
 
+def _compute_methods(analysis) -> dict[str, tuple[int, ...]]:
+    """Method name -> indices of the member methods so named (per analysis)."""
+    out: dict[str, list[int]] = {}
+    for j, it in enumerate(analysis.items):
+        if it.kind in METHOD_KINDS and it.parent != -1:
+            out.setdefault(it.name, []).append(j)
+    return {n: tuple(v) for n, v in out.items()}
+
+
+_methods_named: PerAnalysis[dict[str, tuple[int, ...]]] = PerAnalysis(_compute_methods)
+
+
 def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
     """The names the twins of the method the cursor is in use (their class words
     swapped for the enclosing class's); empty when there is no twin."""
@@ -113,28 +125,21 @@ def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
     owner = items[me.parent].name
     owner_words = set(words(owner))
     arity = _arity(me)
-    sources = [(analysis.lines, items, True)] + [(f.analysis.lines, f.analysis.items, False)
-                                                for f in files]
     found: set[str] = set()
-    for lines, its, current in sources:
-        for j, it in enumerate(its):
-            if it.kind not in METHOD_KINDS or it.parent == -1 or (current and j == k):
+    sources = [(analysis, True)] + [(f.analysis, False) for f in files]
+    for source, current in sources:
+        its = source.items
+        for j in _methods_named(source).get(me.name, ()):
+            it = its[j]
+            if current and j == k:
                 continue
-            if it.name == me.name:
-                their = its[it.parent].name
-                if their == owner and current:
-                    continue  # an overload of the method itself
-                pair = swap(their, owner)
-            elif NAME_SWAP and it.name[:1] == me.name[:1]:
-                pair = swap(it.name, me.name)  # `mapMultiToInt` for `mapMultiToLong`
-                if pair is None:
-                    continue
-                their = its[it.parent].name
-            else:
-                continue
+            their = its[it.parent].name
+            if their == owner and current:
+                continue  # an overload of the method itself
             if not owner_words & set(words(their)) or _arity(it) != arity:
                 continue
-            names = _body_names(lines, it)
+            names = _body_names(source.lines, it)
+            pair = swap(their, owner)
             if pair is not None:
                 names = {replaced(n, pair) for n in names} | names
             found |= names
