@@ -210,3 +210,46 @@ def test_the_typed_header_is_lifted_at_the_class_level_only(monkeypatch):
     monkeypatch.setattr(ejf, "FIELD_SCORE", 0.0)
     assert scores(True) == [("CRC32", 10.0), ("CRC32C", 10.0)]
     assert order_neighbors(current, ["p/CRC32.java"]) == []
+
+
+SER = """package p;
+
+final class Ser {
+    static final byte LOCAL_DATE_TYPE = 3;
+    static final byte YEAR_TYPE = 11;
+    static final byte OTHER_TYPE = 12;
+}
+"""
+LOCAL_DATE = """package p;
+
+public final class LocalDate {
+    private Object writeReplace() {
+        return new Ser(Ser.LOCAL_DATE_TYPE, this);
+    }
+}
+"""
+YEAR = """package p;
+
+public final class Year {
+    private Object writeReplace() {
+
+    }
+}
+"""
+
+
+def test_a_same_named_method_of_any_class_names_what_is_built_on_its_class_name(
+        monkeypatch):
+    assert ejt.renamed("LOCAL_DATE_TYPE", ("Local", "Date"), ("Year",)) == "YEAR_TYPE"
+    assert ejt.renamed("toLocalDate", ("Local", "Date"), ("Year",)) == "toYear"
+    files = [_File("p/LocalDate.java", _analysis("p/LocalDate.java", LOCAL_DATE)),
+             _File("p/Ser.java", _analysis("p/Ser.java", SER))]
+    cands = [Candidate(10.0, 1, i) for i, it in enumerate(files[1].analysis.items)
+             if it.kind != "class"]
+    current = _analysis("p/Year.java", YEAR)
+    got = _lifted(ejt.lift_twins(cands, current, files, _Ev(), 4), files)
+    # the twin's own names are not lifted: its class shares no word with `Year`
+    assert got == {"LOCAL_DATE_TYPE": 10.0, "YEAR_TYPE": ejt.TWIN_SCORE, "OTHER_TYPE": 10.0}
+    monkeypatch.setattr(ejt, "RENAMED", False)
+    got = _lifted(ejt.lift_twins(cands, current, files, _Ev(), 4), files)
+    assert got["YEAR_TYPE"] == 10.0

@@ -27,6 +27,7 @@ from .memo import PerAnalysis
 
 TWIN_SCORE = 85.0  # floor of an entry a twin's body names
 MAX_BODY_ROWS = 40  # a longer twin says too much to be a twin
+RENAMED = True  # a same-named method of any class: the names built on its class name
 REACHED_ONLY = True  # called, after a `.`, or capitalized: no plain locals
 NESTED = True  # methods of nested classes, twins in the current file
 USED = True  # names the file uses too (a javadoc `{@link Clock#systemDefaultZone()}`)
@@ -91,6 +92,30 @@ def replaced(name: str, pair: tuple[str, str]) -> str:
     return "".join(new if w == old else low_new if w == low_old else w for w in ws)
 
 
+def renamed(name: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    """`name` with the word run `old` (a class's name) replaced by `new`, in camel
+    case or upper snake case (`LOCAL_DATE_TYPE` -> `YEAR_TYPE` for LocalDate ->
+    Year); `name` itself when the run is not in it."""
+    n = len(old)
+    if "_" in name and name.upper() == name:
+        parts = name.split("_")
+        low = [w.upper() for w in old]
+        for i in range(len(parts) - n + 1):
+            if parts[i:i + n] == low:
+                return "_".join(parts[:i] + [w.upper() for w in new] + parts[i + n:])
+        return name
+    ws = list(words(name))
+    if "".join(ws) != name:
+        return name
+    for i in range(len(ws) - n + 1):
+        if [w.lower() for w in ws[i:i + n]] == [w.lower() for w in old]:
+            rep = list(new)
+            if ws[i][:1].islower():
+                rep[0] = rep[0][:1].lower() + rep[0][1:]
+            return "".join(ws[:i] + rep + ws[i + n:])
+    return name
+
+
 def _body_names(lines: Sequence[str], item) -> set[str]:
     """The identifiers of an item's body (its lines after the header's `{`)."""
     if item.end - item.start > MAX_BODY_ROWS:
@@ -136,7 +161,13 @@ def twin_names(analysis, files: Sequence, cursor_line: int) -> set[str]:
             their = its[it.parent].name
             if their == owner and current:
                 continue  # an overload of the method itself
-            if not owner_words & set(words(their)) or _arity(it) != arity:
+            if _arity(it) != arity:
+                continue
+            if not owner_words & set(words(their)):
+                if RENAMED and their != owner:  # any class: only its own name swapped
+                    old, new = words(their), words(owner)
+                    body = _body_names(source.lines, it)
+                    found |= {renamed(n, old, new) for n in body} - body
                 continue
             names = _body_names(source.lines, it)
             pair = swap(their, owner)
