@@ -21,13 +21,14 @@ from .memo import PerAnalysis
 
 FIELD_SCORE = 85.0  # floor of the guessed type's header at the class level
 MIN_NAME = 3  # shorter names (`e`, `in`) say nothing about a type
-MIN_USES = 2  # rows using the variable as a receiver
+MIN_USES = 1  # rows using the variable as a receiver (2: pool -1, LeftOverInputStream `server`)
 _RECEIVER = re.compile(r"(?<![\w$.])([a-z_$][\w$]*)\s*\.\s*[A-Za-z_$]")
 _KEYWORDS = frozenset({"this", "super", "java", "javax", "jdk", "sun", "com", "org"})
 
 
 def _undeclared(analysis) -> frozenset[str]:
-    """Names used as a receiver on MIN_USES rows that no line of the file declares."""
+    """Names used as a receiver on MIN_USES rows or more that no line of the file
+    declares."""
     declared: set[str] = set()
     uses: dict[str, int] = {}
     for row, line in enumerate(analysis.lines):
