@@ -14,53 +14,98 @@ is declared) its type's header is raised to FIELD_SCORE.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from .evidence_java import declared_receivers, type_name
-from .memo import PerAnalysis
+from .memo import LINE_MEMO_SIZE, PerAnalysis
 
 FIELD_SCORE = 85.0  # floor of the guessed type's header at the class level
 MIN_NAME = 3  # shorter names (`e`, `in`) say nothing about a type
 MIN_USES = 1  # rows using the variable as a receiver (2: pool -1, LeftOverInputStream `server`)
-_RECEIVER = re.compile(r"(?<![\w$.])([a-z_$][\w$]*)\s*\.\s*[A-Za-z_$]")
-_KEYWORDS = frozenset({"this", "super", "java", "javax", "jdk", "sun", "com", "org"})
+_RECEIVER = re.compile(r"(?<![\w$.])([a-z_$][\w$]*)\.[A-Za-z_$]")  # `crc.update`
+_KEYWORDS = frozenset(
+    "this super java javax jdk sun com org for int long short byte char boolean double "
+    "float void new return final static public private protected abstract synchronized "
+    "volatile transient native class interface enum extends implements throws throw try "
+    "catch finally while switch case default break continue null true false instanceof "
+    "import package assert var record else".split())
 
 
-def _undeclared(analysis) -> frozenset[str]:
-    """Names used as a receiver on MIN_USES rows or more that no line of the file
-    declares."""
-    declared: set[str] = set()
-    uses: dict[str, int] = {}
-    for row, line in enumerate(analysis.lines):
-        if row in analysis.import_lines or "." not in line and " " not in line:
+def _rows(analysis, name: str):
+    """The rows using `name` (from the analysis's per-node identifier index)."""
+    for first, _last, ident_set, idents in analysis.usages:
+        if name in ident_set:
+            for rel in idents.get(name, ()):
+                yield first + rel
+
+
+def _undeclared(analysis, name: str) -> bool:
+    """Whether `name` is used as a receiver on MIN_USES rows or more and no line of
+    the file declares it (only the rows using it are read)."""
+    lines = analysis.lines
+    uses = 0
+    for row in _rows(analysis, name):
+        if row >= len(lines) or row in analysis.import_lines:
             continue
-        s = line.lstrip()
-        if s.startswith(("*", "/*", "//", "package ")):
-            continue
-        for v, _t in declared_receivers(line):
-            declared.add(v)
-        for q in set(_RECEIVER.findall(line)):
-            uses[q] = uses.get(q, 0) + 1
-    return frozenset(q for q, n in uses.items() if n >= MIN_USES and len(q) >= MIN_NAME
-                     and q not in declared and q not in _KEYWORDS)
+        declares, receives = _line_facts(lines[row])
+        if name in declares:
+            return False
+        uses += name in receives
+    return uses >= MIN_USES
 
 
-undeclared = PerAnalysis(_undeclared)
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def _line_facts(line: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(names the line declares, names it uses as receivers); nothing for a comment
+    line ("the submission. The ...")."""
+    if line.lstrip().startswith(("*", "/*", "//")):
+        return frozenset(), frozenset()
+    return (frozenset(v for v, _t in declared_receivers(line)),
+            frozenset(_RECEIVER.findall(line)))
+
+
+def _identifiers(analysis) -> frozenset[str]:
+    out: set[str] = set()
+    for _first, _last, ident_set, _idents in analysis.usages:
+        out |= ident_set
+    return frozenset(out)
+
+
+_identifiers_of: PerAnalysis[frozenset[str]] = PerAnalysis(_identifiers)
 
 
 def field_types(analysis, package_types: Sequence[str]) -> dict[str, str]:
     """Type name -> the undeclared variable it types, for the package types
-    (`package_types`: type names) each undeclared name starts (the shortest)."""
-    names = undeclared(analysis)
-    if not names:
-        return {}
-    lower = [(t.lower(), t) for t in package_types]
+    (`package_types`: type names) each undeclared lower-case name starts (the
+    shortest). Only the file's identifiers that start a package type's name are
+    looked at."""
+    idents = analysis.ident_counts  # kept between versions; else the nodes' union
+    if idents is None:
+        idents = _identifiers_of(analysis)
     out: dict[str, str] = {}
-    for q in names:
-        hits = sorted((len(t), t) for low, t in lower if low.startswith(q.lower()))
-        if hits and (len(hits) == 1 or hits[1][0] > hits[0][0]):
-            out[hits[0][1]] = q  # the shortest: `CRC32` before `CRC32C`
+    for q, t in _starts(tuple(package_types)).items():  # fewer than the identifiers
+        if q in idents and q not in _KEYWORDS and _undeclared(analysis, q):
+            out[t] = q
     return out
+
+
+@lru_cache(maxsize=64)
+def _starts(types: tuple[str, ...]) -> dict[str, str]:
+    """Lower-cased start (MIN_NAME letters or more) -> the shortest type name so
+    starting (`crc` -> `CRC32`, not `CRC32C`); a start two types of that length share
+    is left out. Per package (the same types every request)."""
+    best: dict[str, tuple[int, str | None]] = {}
+    for t in types:
+        low = t.lower()
+        for n in range(MIN_NAME, len(low) + 1):
+            k = low[:n]
+            had = best.get(k)
+            if had is None or len(t) < had[0]:
+                best[k] = (len(t), t)
+            elif len(t) == had[0] and had[1] != t:
+                best[k] = (len(t), None)
+    return {k: t for k, (_n, t) in best.items() if t is not None}
 
 
 def guessed_files(analysis, files: Sequence[str]) -> frozenset[str]:
