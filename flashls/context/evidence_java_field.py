@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from .evidence_java import declared_receivers, type_name
+from .evidence_java import declared_receivers, type_name, used_type_counts
 from .memo import LINE_MEMO_SIZE, PerAnalysis
 
 FIELD_SCORE = 85.0  # floor of the guessed type's header at the class level
@@ -84,8 +84,10 @@ def field_types(analysis, package_types: Sequence[str]) -> dict[str, str]:
     if idents is None:
         idents = _identifiers_of(analysis)
     out: dict[str, str] = {}
+    named = used_type_counts(analysis)
     for q, t in _starts(tuple(package_types)).items():  # fewer than the identifiers
-        if q in idents and q not in _KEYWORDS and _undeclared(analysis, q):
+        if q in idents and q not in _KEYWORDS and not named.get(t) and \
+                _undeclared(analysis, q):  # a type the file names elsewhere is read
             out[t] = q
     return out
 

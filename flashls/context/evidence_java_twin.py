@@ -20,10 +20,11 @@ with that word replaced (`collectInt` -> `collectDouble`, `longBuilder` ->
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from .evidence_java_params import param_names
-from .memo import PerAnalysis
+from .memo import LINE_MEMO_SIZE, PerAnalysis
 
 TWIN_SCORE = 85.0  # floor of an entry a twin's body names
 MAX_BODY_ROWS = 40  # a longer twin says too much to be a twin
@@ -203,12 +204,14 @@ _HEAD = re.compile(r"([A-Za-z_$][\w$]*)\s*\(([^()]*)\)\s*(?:throws\s+[\w$.,\s]+)
 _CLASS = re.compile(r"\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)")
 _NOT_METHODS = frozenset({"if", "for", "while", "switch", "catch", "synchronized", "try",
                           "do", "else", "return", "new", "throw"})
+_BRACE = re.compile(r"[{}]")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 
 
+@lru_cache(maxsize=LINE_MEMO_SIZE)
 def _code(line: str) -> str:
     """A line without its strings, char literals and comment (roughly: braces in
-    them must not count)."""
+    them must not count; per line, the same every request)."""
     t = line.strip()
     if t.startswith(("*", "/*", "//")):
         return ""
@@ -222,16 +225,17 @@ def _openers(lines: Sequence[str], row: int, lo: int = 0):
     first, scanning up to `lo`."""
     depth = 0
     for r in range(row - 1, lo - 1, -1):
-        line = _code(lines[r])
-        for i in range(len(line) - 1, -1, -1):
-            ch = line[i]
-            if ch == "}":
+        raw = lines[r]
+        if "{" not in raw and "}" not in raw:
+            continue
+        line = _code(raw)
+        for m in reversed(list(_BRACE.finditer(line))):
+            if m.group() == "}":
                 depth += 1
-            elif ch == "{":
-                if depth:
-                    depth -= 1
-                else:
-                    yield r, line[:i]
+            elif depth:
+                depth -= 1
+            else:
+                yield r, line[:m.start()]
 
 
 def _header(lines: Sequence[str], row: int, before: str) -> str:
@@ -282,11 +286,8 @@ def _body_text(lines: Sequence[str], row: int) -> set[str]:
                 continue
             opened = True
             start = b
-        for ch in line[start:]:
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
+        seg = line[start:]
+        depth += seg.count("{") - seg.count("}")
         out.update(_names(line[start + 1 if r == row or start else 0:]))
         if opened and depth <= 0:
             return out
@@ -312,7 +313,10 @@ def nested_twin_names(lines: Sequence[str], items: Sequence, cursor_line: int) -
     decl = re.compile(r"(?<![\w$.])[\w$]+(?:<[^;(){}]*>)?(?:\[\])*\s+" + re.escape(name) +
                       r"\s*\(")
     found: set[str] = set()
+    owner_words = set(words(owner))
     for it in nested:
+        if it is not mine[0] and not owner_words & set(words(it.name)):
+            continue  # a twin's class shares a word with the owner (checked below)
         for r in range(it.start, min(it.end + 1, len(lines))):
             if r != cursor_line and name in lines[r]:
                 found |= _twin_at(lines, r, it.start, decl, (name, params, owner))
