@@ -194,10 +194,12 @@ def order_neighbors(analysis, files: Sequence[str]) -> list[str]:
     for row in analysis.import_lines:
         if row < len(lines):
             imported.update(_line_words(lines[row]))
+    from .evidence_java_field import guessed_files  # it imports this module
+    typed = guessed_files(analysis, files)  # `crc.update(..)`, `crc` declared nowhere
     ranked = []
     for index, f in enumerate(files):
         name = type_name(f)
-        uses = counts.get(name, 0)
+        uses = counts.get(name, 0) or (f in typed)
         if not uses:
             continue
         explicit = name in imported

@@ -44,6 +44,8 @@ from typing import Sequence
 from .evidence_c import keyword_names
 from .evidence_java import declared_receivers
 from .evidence_java_params import lift_params
+from .evidence_java_field import lift_headers
+from .evidence_java_twin import enclosing, lift_twins
 from .evidence_java_pkg import in_class_header, lift as lift_guessed
 from .evidence_lang import common_pass
 from .family_ties import break_ties
@@ -220,6 +222,9 @@ def revise(resolver: str, analysis, files: Sequence, ev, cands: list, cursor_lin
         cands = break_ties(resolver, cands, files, ev, near)  # Java
         if resolver == "java":  # delegating calls: parameters passed on by name
             cands = lift_params(cands, files, ev, near, analysis.lines)
+            cands = lift_twins(cands, analysis, files, ev, cursor_line)  # sibling classes' twins
+            cands = lift_headers(cands, analysis, files,  # a field declared on this line
+                                 enclosing(analysis.items, cursor_line) < 0)
     if resolver in COMMON_PASS:
         cands = common_pass(cands, analysis, files, ev, cursor_line)
     return cands
