@@ -52,6 +52,7 @@ from typing import Sequence
 from . import ranking as R
 from .evidence import FAR, Evidence, _plain_in
 from .evidence_go_pkg import lift as lift_co_used
+from .evidence_go_shadow import demote as demote_shadowed
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 
@@ -346,7 +347,8 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         owner = receiver_type(item)
         score = method_score(item, owner, ev, recv, near_types)
         out.append(c if score is None else c.rescored(score))
-    return lift_co_used(analysis, files, ev, out)  # what similar sibling files use
+    out = lift_co_used(analysis, files, ev, out)  # what similar sibling files use
+    return demote_shadowed(analysis, files, ev, out)  # `var _`, a local's namesake
 
 
 def chained_types(ev: Evidence, recv: Receivers) -> set[str]:
