@@ -51,6 +51,7 @@ from typing import Sequence
 
 from . import ranking as R
 from .evidence import FAR, Evidence, _plain_in
+from .evidence_go_members import size_factor
 from .evidence_go_pkg import lift as lift_co_used
 from .evidence_go_shadow import demote as demote_shadowed
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
@@ -455,7 +456,7 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
     use = ev.uses.get(item.name)
     if use is None:
         if owner in near_types:  # a variable of its type is at hand: maybe called next
-            return 100 * R.RECEIVER_MEMBER * R._near(0)
+            return 100 * R.RECEIVER_MEMBER * R._near(0) * size_factor(owner, recv.known)
         return None
     near = R._near(use.distance)
     if not use.attribute:
