@@ -51,7 +51,7 @@ from typing import Sequence
 
 from . import ranking as R
 from .evidence import FAR, Evidence, _plain_in
-from .evidence_go_members import size_factor
+from .evidence_go_members import module_factor, size_factor
 from .evidence_go_pkg import lift as lift_co_used
 from .evidence_go_shadow import demote as demote_shadowed
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
@@ -323,6 +323,10 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             # unexported: another package's code cannot name it
             out.append(c.rescored(c.score * UNEXPORTED))
             continue
+        if package and item.kind != "method" and item.level <= 1 and \
+                item.name not in ev.uses and files[c.file].analysis.package != package:
+            # another package's name not used yet: one of its many (`evidence_go_members`)
+            c = c.rescored(c.score * module_factor(files, c.file))
         if item.kind in ("constant", "variable"):
             s = sibling_score(files, c.file, c.item, ev, siblings)
             out.append(c if s <= c.score else c.rescored(s))

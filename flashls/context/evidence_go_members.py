@@ -38,3 +38,25 @@ def size_factor(owner: str, known: Sequence) -> float:
         n = len(names)
         got = factors[owner] = 1.0 if n <= SMALL_TYPE else (SMALL_TYPE / n) ** POWER
     return got
+
+
+MODULE_KINDS = frozenset({"function", "type", "constant", "variable"})
+SMALL_MODULE = 24  # exported names a package may have before each unused one is worth less
+MODULE_POWER = 1.0
+_MODULES: list = [None]  # [(files, {package: factor})]
+
+
+def module_factor(files: Sequence, f_index: int) -> float:
+    """1 for another package of at most SMALL_MODULE exported top-level names in the
+    files read, less for a bigger one: `toml.Marshal` used, its other names."""
+    hit = _MODULES[0]
+    if hit is None or hit[0] is not files:
+        counts: dict[str, set[str]] = {}
+        for f in files:
+            names = counts.setdefault(f.analysis.package or "", set())
+            names.update(it.name for it in f.analysis.items
+                         if it.level <= 1 and it.kind in MODULE_KINDS and it.name[:1].isupper())
+        factors = {p: 1.0 if len(n) <= SMALL_MODULE else (SMALL_MODULE / len(n)) ** MODULE_POWER
+                   for p, n in counts.items()}
+        hit = _MODULES[0] = (files, factors)
+    return hit[1].get(files[f_index].analysis.package or "", 1.0)
