@@ -461,9 +461,6 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
     if use is None:
         if owner in near_types:  # a variable of its type is at hand: maybe called next
             return 100 * R.RECEIVER_MEMBER * R._near(0) * size_factor(owner, recv.known)
-        if owner in ev.receiver_types:  # ... declared farther off (`ranking._scored`)
-            return 100 * R.RECEIVER_MEMBER * R._near(ev.receiver_types[owner]) * \
-                size_factor(owner, recv.known)
         return None
     near = R._near(use.distance)
     if not use.attribute:
