@@ -51,7 +51,9 @@ from typing import Sequence
 
 from . import ranking as R
 from .evidence import FAR, Evidence, _plain_in
+from .evidence_go_members import module_factor, size_factor
 from .evidence_go_pkg import lift as lift_co_used
+from .evidence_go_shadow import demote as demote_shadowed
 from .memo import LINE_MEMO_SIZE, ForLastNeighbors, PerAnalysis, union_of
 from .neighbors import NeighborFile
 
@@ -321,6 +323,10 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
             # unexported: another package's code cannot name it
             out.append(c.rescored(c.score * UNEXPORTED))
             continue
+        if package and item.kind != "method" and item.level <= 1 and \
+                item.name not in ev.uses and files[c.file].analysis.package != package:
+            # another package's name not used yet: one of its many (`evidence_go_members`)
+            c = c.rescored(c.score * module_factor(files, c.file))
         if item.kind in ("constant", "variable"):
             s = sibling_score(files, c.file, c.item, ev, siblings)
             out.append(c if s <= c.score else c.rescored(s))
@@ -346,7 +352,8 @@ def revise(analysis, files: Sequence[NeighborFile], ev: Evidence, cands: list) -
         owner = receiver_type(item)
         score = method_score(item, owner, ev, recv, near_types)
         out.append(c if score is None else c.rescored(score))
-    return lift_co_used(analysis, files, ev, out)  # what similar sibling files use
+    out = lift_co_used(analysis, files, ev, out)  # what similar sibling files use
+    return demote_shadowed(analysis, files, ev, out)  # `var _`, a local's namesake
 
 
 def chained_types(ev: Evidence, recv: Receivers) -> set[str]:
@@ -453,7 +460,7 @@ def method_score(item, owner: str | None, ev: Evidence, recv: Receivers,
     use = ev.uses.get(item.name)
     if use is None:
         if owner in near_types:  # a variable of its type is at hand: maybe called next
-            return 100 * R.RECEIVER_MEMBER * R._near(0)
+            return 100 * R.RECEIVER_MEMBER * R._near(0) * size_factor(owner, recv.known)
         return None
     near = R._near(use.distance)
     if not use.attribute:

@@ -17,6 +17,7 @@ import math
 
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
+from .evidence_go_tests import demote as demote_tests
 from .evidence_go_twin import lift as lift_twin
 from .name_family import lift as lift_family
 
@@ -45,6 +46,7 @@ def adjust(resolver: str, analysis, files: Sequence["NeighborFile"], ev: "Eviden
         cands = lift_twin(path, analysis, files, ev, cands)
     # Go: relatives of the names around the cursor (`name_family.py`)
     cands = lift_family(resolver, analysis, files, ev, cands, cursor_line)
+    cands = demote_tests(resolver, files, cands)  # Go: neighbors' `TestX` (`evidence_go_tests.py`)
     return common_pass(cands, analysis, files, ev, cursor_line)
 
 
