@@ -29,6 +29,7 @@ from .evidence_kin import lift as lift_kin
 from .evidence_members import revise as revise_members
 from .evidence_relatives import lift as lift_relatives
 from .evidence_similar import lift as lift_similar
+from .evidence_words import lift as lift_words
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
@@ -176,7 +177,8 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     cands = lift_bases(analysis, files, ev, cands, cursor_line)  # `evidence_bases`, Python
     cands = lift_similar(analysis, files, ev, cands, cursor_line)  # `evidence_similar`
     cands = lift_kin(analysis, files, ev, cands, cursor_line)  # `evidence_kin`, Python
-    return lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
+    cands = lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
+    return lift_words(analysis, files, ev, cands, cursor_line)  # `evidence_words`, Python
 
 
 # of an import statement of the current file's score (measured on Python's dev pool:
