@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from .init_attributes import init_attributes
+from .receiver_returns import receivers as returned_receivers
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 from dataclasses import replace
 from typing import Sequence
@@ -33,6 +34,8 @@ DECLARED_RESOLVERS = frozenset({"python"})  # measured on Python's dev tasks onl
 INIT_ASSIGNED = True  # Python: a neighbor's `self.q = T(..)` in `__init__` types `x.q`
 INIT_HERE = True  # ... and the current file's own `__init__` (Python)
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
+RETURNED = True  # Python: receivers typed by `receiver_returns` (flag: measured on the pool)
+RETURNED_FRESH = True  # ... assigned a few rows above the cursor: as fresh as `x = T(..)`
 PLAIN_UNUSED = True  # a member's name used only plainly (a local `password`) is unused
 SMALL_CLASS = 12  # public members a class may have before each is worth less
 MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
@@ -196,9 +199,14 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
         for q, cs in receiver_classes(attributes - set(typed), ev, files,
                                       by_name=False, current=here).items():
             typed[q] = cs
+    fresh_q: dict[str, int] = {}
+    if RETURNED and analysis.spec.resolver == "python":  # `receiver_returns`
+        typed, fresh_q = _with_returned(analysis, files, ev, cursor_line,
+                                        qualifiers | attributes, typed)
     if not typed and not declared:
         return cands
-    from .ranking import PRIVATE, RECEIVER_MEMBER, TYPED_MEMBER, _freq, _near
+    from .ranking import FRESH_RECEIVER_MEMBER, PRIVATE, RECEIVER_MEMBER, TYPED_MEMBER, \
+        _freq, _near
     from .evidence import FAR
     holders: dict[str, set[str]] = {}  # class -> qualifiers holding it
     for q, cs in typed.items():
@@ -223,7 +231,9 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
             d = min((near_use.get(q, FAR) for q in held), default=FAR)
             if d >= FAR:
                 continue
-            score = 100 * RECEIVER_MEMBER * _near(d) * \
+            weight = FRESH_RECEIVER_MEMBER if fresh_q and not held.isdisjoint(fresh_q) \
+                else RECEIVER_MEMBER
+            score = 100 * weight * _near(d) * \
                 (PRIVATE if item.name[:1] == "_" else 1.0) * \
                 _size_factor(files[c.file].analysis.items, items[item.parent].name)
             typed_use = False
@@ -234,6 +244,25 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
                 out = list(cands)
             out[k] = replace(c, score=score, typed=c.typed or typed_use)
     return out
+
+
+def _with_returned(analysis, files: Sequence, ev, cursor_line: int, wanted: set[str],
+                   typed: dict[str, frozenset[str]]
+                   ) -> tuple[dict[str, frozenset[str]], dict[str, int]]:
+    """`typed` with the qualifiers `receiver_returns` types (return annotations,
+    conditional values, `isinstance`) that nothing else types, and which of those are
+    fresh."""
+    skip = set(typed) | _SKIP
+    found, fresh = returned_receivers(analysis, files, ev, cursor_line, wanted - skip, skip)
+    if not found:
+        return typed, {}
+    classes = _class_index(files)[1]
+    out = dict(typed)
+    for q, cs in found.items():
+        cs = cs & classes
+        if cs:
+            out[q] = cs
+    return out, {q: d for q, d in fresh.items() if q in out} if RETURNED_FRESH else {}
 
 
 def held_members(cands: list, files: Sequence, holders: dict[str, set[str]]):
