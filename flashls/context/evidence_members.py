@@ -35,6 +35,7 @@ INIT_ASSIGNED = True  # Python: a neighbor's `self.q = T(..)` in `__init__` type
 INIT_HERE = True  # ... and the current file's own `__init__` (Python)
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
 RETURNED = True  # Python: receivers typed by `receiver_returns` (flag: measured on the pool)
+RETURNED_NEAR = True  # ... their used members as near as the receiver's nearest use
 RETURNED_FRESH = True  # ... assigned a few rows above the cursor: as fresh as `x = T(..)`
 PLAIN_UNUSED = True  # a member's name used only plainly (a local `password`) is unused
 SMALL_CLASS = 12  # public members a class may have before each is worth less
@@ -200,9 +201,12 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
                                       by_name=False, current=here).items():
             typed[q] = cs
     fresh_q: dict[str, int] = {}
+    returned: set[str] = set()
     if RETURNED and analysis.spec.resolver == "python":  # `receiver_returns`
+        before = typed
         typed, fresh_q = _with_returned(analysis, files, ev, cursor_line,
                                         qualifiers | attributes, typed)
+        returned = {q for q in typed if q not in before}
     if not typed and not declared:
         return cands
     from .ranking import FRESH_RECEIVER_MEMBER, PRIVATE, RECEIVER_MEMBER, TYPED_MEMBER, \
@@ -225,7 +229,11 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
         if use is not None and use.attribute:
             if held.isdisjoint(use.qualifiers):
                 continue
-            score = 100 * TYPED_MEMBER * _near(use.distance) + _freq(use.nodes)
+            near = _near(use.distance)
+            if RETURNED_NEAR and returned and not held.isdisjoint(returned):
+                # as `ranking.TYPED_NEAR`: as near as the receiver's nearest use
+                near = max(near, _near(min(near_use.get(q, FAR) for q in held)))
+            score = 100 * TYPED_MEMBER * near + _freq(use.nodes)
             typed_use = True
         elif UNUSED_MEMBERS and use is None and item.name[:2] != "__":
             d = min((near_use.get(q, FAR) for q in held), default=FAR)
