@@ -204,8 +204,7 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
     returned: set[str] = set()
     if RETURNED and analysis.spec.resolver == "python":  # `receiver_returns`
         before = typed
-        typed, fresh_q = _with_returned(analysis, files, ev, cursor_line,
-                                        qualifiers | attributes, typed)
+        typed, fresh_q = _with_returned(analysis, files, ev, cursor_line, typed)
         returned = {q for q in typed if q not in before}
     if not typed and not declared:
         return cands
@@ -254,14 +253,13 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
     return out
 
 
-def _with_returned(analysis, files: Sequence, ev, cursor_line: int, wanted: set[str],
+def _with_returned(analysis, files: Sequence, ev, cursor_line: int,
                    typed: dict[str, frozenset[str]]
                    ) -> tuple[dict[str, frozenset[str]], dict[str, int]]:
-    """`typed` with the qualifiers `receiver_returns` types (return annotations,
-    conditional values, `isinstance`) that nothing else types, and which of those are
-    fresh."""
+    """`typed` with the variables `receiver_returns` types (annotated return types,
+    conditional values) that nothing else here types, and which of those are fresh."""
     skip = set(typed) | _SKIP
-    found, fresh = returned_receivers(analysis, files, ev, cursor_line, wanted - skip, skip)
+    found, fresh = returned_receivers(analysis, files, ev, cursor_line, skip)
     if not found:
         return typed, {}
     classes = _class_index(files)[1]
