@@ -16,7 +16,8 @@ Python keywords dropped). Per unused top-level entry of a module the file uses a
 `mod.X`: the share of its name's words found there, each word weighed by its rarity
 among the module's top-level names (log(names / names having it): `type` in thirty
 `*Type` names says less than `bool`); a name word of PREFIX letters or more also
-matches a near word it starts (`autoescape` in "autoescaping"). An entry with a share
+matches a near word starting with all its letters but the last (`autoescape` in
+"autoescaping", `parse` in "parser"). An entry with a share
 of MIN_SHARE or more gains TIE x the share: a tie-breaker among the module's names,
 not evidence against anything scored above them.
 """
@@ -35,7 +36,7 @@ RESOLVERS = frozenset({"python"})
 ROWS = 20  # rows above and below the cursor read
 TIE = 1.0  # points for a share of 1 (the module's names tie to the hundredth)
 MIN_SHARE = 0.5  # below: a word or two of a long name, found by chance
-PREFIX = 5  # a name word this long matches a near word it starts
+PREFIX = 5  # a name word this long matches a near word it starts (but its last letter)
 MIN_WORD = 3  # shorter name words (`if`, `ws`, `to`) are not weighed
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _KEYWORDS = frozenset("""self cls None True False return if else elif for in while try
@@ -90,7 +91,8 @@ def _found(word: str, near: frozenset[str], prefixes: dict[str, bool]) -> bool:
         return False
     hit = prefixes.get(word)
     if hit is None:
-        hit = prefixes[word] = any(w.startswith(word) for w in near)
+        stem = word[:-1]  # `autoescape` in "autoescaping", `parse` in "parsing"
+        hit = prefixes[word] = any(w.startswith(stem) for w in near)
     return hit
 
 
