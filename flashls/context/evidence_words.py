@@ -24,6 +24,7 @@ not evidence against anything scored above them.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from typing import Sequence
@@ -84,7 +85,7 @@ def module_table(items: Sequence) -> tuple[dict[int, frozenset[str]], dict[str, 
     return out
 
 
-def _found(word: str, near: frozenset[str], prefixes: dict[str, bool]) -> bool:
+def _found(word: str, near: frozenset[str], prefixes: dict) -> bool:
     if word in near:
         return True
     if len(word) < PREFIX:
@@ -92,13 +93,18 @@ def _found(word: str, near: frozenset[str], prefixes: dict[str, bool]) -> bool:
     hit = prefixes.get(word)
     if hit is None:
         stem = word[:-1]  # `autoescape` in "autoescaping", `parse` in "parsing"
-        hit = prefixes[word] = any(w.startswith(stem) for w in near)
+        ordered = prefixes.get("")  # the near words sorted, once per request
+        if ordered is None:
+            ordered = prefixes[""] = sorted(near)
+        at = bisect.bisect_left(ordered, stem)
+        hit = prefixes[word] = at < len(ordered) and ordered[at].startswith(stem)
     return hit
 
 
 def share(ws: frozenset[str], weight: dict[str, float], near: frozenset[str],
-          prefixes: dict[str, bool]) -> float:
-    """The rarity-weighed share of `ws` found among `near`."""
+          prefixes: dict) -> float:
+    """The rarity-weighed share of `ws` found among `near` (`prefixes`: the prefix
+    lookups of this request, and under "" the near words sorted)."""
     total = found = 0.0
     for w in ws:
         x = weight.get(w, 1.0)

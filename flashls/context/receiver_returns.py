@@ -46,8 +46,11 @@ def _capitalized(text: str) -> frozenset[str]:
     return frozenset(w for w in _WORD.findall(text) if w[:1].isupper())
 
 
-def _header(lines: Sequence[str]) -> str:
-    """A definition's header, its decorators left out, up to the line ending in `:`."""
+@lru_cache(maxsize=16_384)
+def header_return(lines: tuple[str, ...]) -> frozenset[str]:
+    """Capitalized words of a definition's return annotation, from its rendered lines
+    (its decorators left out, up to the line ending in `:`); memoized per lines, so a
+    keystroke's new version of the current file reads only the definitions it changed."""
     parts = []
     for line in lines[:JOIN_ROWS * 2]:
         text = line.strip()
@@ -56,7 +59,8 @@ def _header(lines: Sequence[str]) -> str:
         parts.append(text)
         if text.split("#", 1)[0].rstrip().endswith(":"):
             break
-    return " ".join(parts)
+    m = _RETURN.search(" ".join(parts))
+    return _capitalized(m.group(1)) if m else frozenset()
 
 
 def return_types(items: Sequence) -> dict[str, frozenset[str]]:
@@ -69,11 +73,9 @@ def return_types(items: Sequence) -> dict[str, frozenset[str]]:
     for item in items:
         if item.kind not in ("function", "method") or not item.name:
             continue
-        m = _RETURN.search(_header(item.lines))
-        if m:
-            words = _capitalized(m.group(1))
-            if words:
-                out[item.name] = out.get(item.name, frozenset()) | words
+        words = header_return(item.lines)
+        if words:
+            out[item.name] = out.get(item.name, frozenset()) | words
     _RETURN_TABLES.put(items, out)
     return out
 
