@@ -30,6 +30,7 @@ from .evidence_members import revise as revise_members
 from .evidence_relatives import lift as lift_relatives
 from .evidence_similar import lift as lift_similar
 from .evidence_words import lift as lift_words
+from .receiver_private import lift as lift_friends
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
@@ -173,6 +174,7 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
         return cands
     cands = outline_repeats(cands, analysis.items)
     cands = _imports_weighed(cands, analysis)
+    cands = lift_friends(analysis, files, ev, cands)  # `receiver_private`, Python
     cands = revise_members(analysis, files, ev, cands, cursor_line)
     cands = lift_bases(analysis, files, ev, cands, cursor_line)  # `evidence_bases`, Python
     cands = lift_similar(analysis, files, ev, cands, cursor_line)  # `evidence_similar`
