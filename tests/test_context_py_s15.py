@@ -5,13 +5,16 @@
 * receivers typed by a call's annotated return type and by a conditional value calling
   a class (`receiver_returns`, through `evidence_members`), fresh ones as fresh as
   `x = T(..)` (`RETURNED_FRESH`), their used members as near as the receiver
-  (`RETURNED_NEAR`).
+  (`RETURNED_NEAR`);
+* a class whose private members the file calls through a receiver has its other
+  private members scored as public ones (`receiver_private`).
 
 Each test runs with its rule on and off and fails with it off."""
 
 import pytest
 
-from flashls.context import evidence_members, evidence_words, receiver_returns
+from flashls.context import evidence_members, evidence_words, receiver_private, \
+    receiver_returns
 from flashls.context.evidence_words import module_table, near_words, share
 from tests.test_init_attributes import _scores
 
@@ -135,3 +138,39 @@ def test_a_returned_receivers_used_member_is_as_near_as_the_receiver(tmp_path, m
     files = {"pkg/__init__.py": "", "pkg/style.py": STYLE}
     s = _scores(tmp_path, monkeypatch, files, text)
     assert (s["transparent_background"] > 80) == rule
+
+
+HOOKS = ("class HookCaller:\n" +
+         "".join(f"    def member_{k}(self, a):\n        pass\n\n" for k in range(4)) +
+         "    def _add_hookimpl(self, impl):\n        pass\n\n"
+         "    def _maybe_apply_history(self, method):\n        pass\n")
+
+
+@pytest.mark.parametrize("rule", [True, False])
+def test_a_friend_classs_private_members_score_as_public_ones(tmp_path, monkeypatch, rule):
+    # pluggy: `hook._add_hookimpl(impl)` on `hook: HookCaller`, then
+    # `hook._maybe_apply_history(impl)`: the file is the class's friend
+    monkeypatch.setattr(receiver_private, "FRIENDS", rule)
+    text = ("from .hooks import HookCaller\n\n\n"
+            "def register(hooks, name, impl):\n"
+            "    hook: HookCaller = hooks.get(name)\n"
+            "    hook._add_hookimpl(impl)\n"
+            "    if hook.member_1(impl):\n"
+            "        hook.")
+    files = {"pkg/__init__.py": "", "pkg/hooks.py": HOOKS}
+    s = _scores(tmp_path, monkeypatch, files, text)
+    assert (s["_maybe_apply_history"] > 50) == rule
+
+
+@pytest.mark.parametrize("rule", [True, False])
+def test_private_members_stay_discounted_for_a_class_the_file_is_no_friend_of(
+        tmp_path, monkeypatch, rule):
+    monkeypatch.setattr(receiver_private, "FRIENDS", rule)
+    text = ("from .hooks import HookCaller\n\n\n"
+            "def register(hooks, name, impl):\n"
+            "    hook: HookCaller = hooks.get(name)\n"
+            "    if hook.member_1(impl):\n"
+            "        hook.")
+    files = {"pkg/__init__.py": "", "pkg/hooks.py": HOOKS}
+    s = _scores(tmp_path, monkeypatch, files, text)
+    assert s["_maybe_apply_history"] < 30
