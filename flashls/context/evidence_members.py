@@ -36,6 +36,7 @@ INIT_HERE = True  # ... and the current file's own `__init__` (Python)
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
 RETURNED = True  # Python: receivers typed by `receiver_returns` (flag: measured on the pool)
 RETURNED_NEAR = True  # ... their used members as near as the receiver's nearest use
+OTHERS_UNUSED = True  # ... a member called on other receivers only is unused by them
 RETURNED_FRESH = True  # ... assigned a few rows above the cursor: as fresh as `x = T(..)`
 PLAIN_UNUSED = True  # a member's name used only plainly (a local `password`) is unused
 SMALL_CLASS = 12  # public members a class may have before each is worth less
@@ -225,6 +226,9 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
         use = ev.uses.get(item.name)
         if plain_unused and use is not None and not use.attribute:
             use = None  # as `ranking.PLAIN_NOT_MEMBER`: a local is no call of `x.m`
+        if use is not None and use.attribute and held.isdisjoint(use.qualifiers) and \
+                OTHERS_UNUSED and returned and not held.isdisjoint(returned):
+            use = None  # called on other receivers only: unused by this one
         if use is not None and use.attribute:
             if held.isdisjoint(use.qualifiers):
                 continue
