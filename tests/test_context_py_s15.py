@@ -5,7 +5,8 @@
 * receivers typed by a call's annotated return type and by a conditional value calling
   a class (`receiver_returns`, through `evidence_members`), fresh ones as fresh as
   `x = T(..)` (`RETURNED_FRESH`), their used members as near as the receiver
-  (`RETURNED_NEAR`);
+  (`RETURNED_NEAR`), their members called only on other receivers unused by them
+  (`OTHERS_UNUSED`);
 * a class whose private members the file calls through a receiver has its other
   private members scored as public ones (`receiver_private`).
 
@@ -174,3 +175,29 @@ def test_private_members_stay_discounted_for_a_class_the_file_is_no_friend_of(
     files = {"pkg/__init__.py": "", "pkg/hooks.py": HOOKS}
     s = _scores(tmp_path, monkeypatch, files, text)
     assert s["_maybe_apply_history"] < 30
+
+
+ITEMS = ("class Item:\n    def as_string(self) -> str:\n        return ''\n\n\n"
+         "class String(Item):\n" +
+         "".join(f"    def member_{k}(self, a):\n        pass\n\n" for k in range(4)) +
+         "    def as_string(self) -> str:\n        return ''\n")
+
+
+@pytest.mark.parametrize("rule", [True, False])
+def test_a_member_called_on_other_receivers_only_is_unused_by_a_returned_one(
+        tmp_path, monkeypatch, rule):
+    # tomlkit: `key_str = self._parse_string(..)` (-> String), `key.as_string()`
+    # elsewhere: `key_str.as_string()` is likely next as String's own
+    monkeypatch.setattr(evidence_members, "OTHERS_UNUSED", rule)
+    filler = "".join(f"    def filler_{k}(self):\n        return {k}\n\n" for k in range(70))
+    text = ("from .items import Item, String\n\n\n"
+            "class Parser:\n"
+            "    def _parse_string(self, kind) -> String:\n        return String()\n\n"
+            "    def _parse_key(self, key: Item):\n        return key.as_string()\n\n" +
+            filler +
+            "    def _parse_quoted_key(self):\n"
+            "        key_str = self._parse_string(1)\n"
+            "        original = key_str.")
+    files = {"pkg/__init__.py": "", "pkg/items.py": ITEMS}
+    s = _scores(tmp_path, monkeypatch, files, text)
+    assert (s["as_string"] > 55) == rule  # 70 (fresh) against 41 (`key: Item`, far)
