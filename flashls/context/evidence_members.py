@@ -11,6 +11,12 @@ call `q.m` with such a `q`:
 * the class's public members not used yet score as the members of a receiver near the
   cursor (`ranking.RECEIVER_MEMBER`), as near as the nearest use of `q`.
 
+Python: local variables typed by a call's annotated return type or a conditional
+value (`receiver_returns`) hold their classes too; as fresh as `x = T(..)` when
+assigned a few rows above the cursor (RETURNED_FRESH), their used members as near as
+the receiver (RETURNED_NEAR), and a member the file calls only on other receivers is
+unused by them (OTHERS_UNUSED: `key.as_string()` elsewhere, `key_str.as_string()` next).
+
 Only classes of the neighbor files count; `self`, `this` and `cls` are never typed
 here. Tables per neighbor file (its classes and members, its annotated attributes) are
 memoized on its items tuple.

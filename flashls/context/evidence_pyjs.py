@@ -169,7 +169,9 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     same-file repeats, import statements (Python), receivers typed elsewhere
     (`evidence_members`), names of similar functions (`evidence_similar`, Python),
     classes akin to those used near the cursor (`evidence_kin`, Python), relatives near
-    the cursor (`evidence_relatives`, Python)."""
+    the cursor (`evidence_relatives`, Python), a friend class's private members
+    (`receiver_private`, Python), a used module's ties broken by the words near the
+    cursor (`evidence_words`, Python)."""
     if analysis.spec.resolver not in RESOLVERS:
         return cands
     cands = outline_repeats(cands, analysis.items)
