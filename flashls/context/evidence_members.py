@@ -11,6 +11,12 @@ call `q.m` with such a `q`:
 * the class's public members not used yet score as the members of a receiver near the
   cursor (`ranking.RECEIVER_MEMBER`), as near as the nearest use of `q`.
 
+Python: local variables typed by a call's annotated return type or a conditional
+value (`receiver_returns`) hold their classes too; as fresh as `x = T(..)` when
+assigned a few rows above the cursor (RETURNED_FRESH), their used members as near as
+the receiver (RETURNED_NEAR), and a member the file calls only on other receivers is
+unused by them (OTHERS_UNUSED: `key.as_string()` elsewhere, `key_str.as_string()` next).
+
 Only classes of the neighbor files count; `self`, `this` and `cls` are never typed
 here. Tables per neighbor file (its classes and members, its annotated attributes) are
 memoized on its items tuple.
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import re
 from .init_attributes import init_attributes
+from .receiver_returns import receivers as returned_receivers
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 from dataclasses import replace
 from typing import Sequence
@@ -33,6 +40,10 @@ DECLARED_RESOLVERS = frozenset({"python"})  # measured on Python's dev tasks onl
 INIT_ASSIGNED = True  # Python: a neighbor's `self.q = T(..)` in `__init__` types `x.q`
 INIT_HERE = True  # ... and the current file's own `__init__` (Python)
 ATTRIBUTES_TOO = True  # an attribute used as `x.q` is a receiver too
+RETURNED = True  # Python: receivers typed by `receiver_returns` (flag: measured on the pool)
+RETURNED_NEAR = True  # ... their used members as near as the receiver's nearest use
+OTHERS_UNUSED = True  # ... a member called on other receivers only is unused by them
+RETURNED_FRESH = True  # ... assigned a few rows above the cursor: as fresh as `x = T(..)`
 PLAIN_UNUSED = True  # a member's name used only plainly (a local `password`) is unused
 SMALL_CLASS = 12  # public members a class may have before each is worth less
 MIN_NAME = 4  # shorter receiver names (`app`, `req`, `ctx`) are not matched by name
@@ -196,9 +207,16 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
         for q, cs in receiver_classes(attributes - set(typed), ev, files,
                                       by_name=False, current=here).items():
             typed[q] = cs
+    fresh_q: dict[str, int] = {}
+    returned: set[str] = set()
+    if RETURNED and analysis.spec.resolver == "python":  # `receiver_returns`
+        before = typed
+        typed, fresh_q = _with_returned(analysis, files, ev, cursor_line, typed)
+        returned = {q for q in typed if q not in before}
     if not typed and not declared:
         return cands
-    from .ranking import PRIVATE, RECEIVER_MEMBER, TYPED_MEMBER, _freq, _near
+    from .ranking import FRESH_RECEIVER_MEMBER, PRIVATE, RECEIVER_MEMBER, TYPED_MEMBER, \
+        _freq, _near
     from .evidence import FAR
     holders: dict[str, set[str]] = {}  # class -> qualifiers holding it
     for q, cs in typed.items():
@@ -214,16 +232,25 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
         use = ev.uses.get(item.name)
         if plain_unused and use is not None and not use.attribute:
             use = None  # as `ranking.PLAIN_NOT_MEMBER`: a local is no call of `x.m`
+        if use is not None and use.attribute and held.isdisjoint(use.qualifiers) and \
+                OTHERS_UNUSED and returned and not held.isdisjoint(returned):
+            use = None  # called on other receivers only: unused by this one
         if use is not None and use.attribute:
             if held.isdisjoint(use.qualifiers):
                 continue
-            score = 100 * TYPED_MEMBER * _near(use.distance) + _freq(use.nodes)
+            near = _near(use.distance)
+            if RETURNED_NEAR and returned and not held.isdisjoint(returned):
+                # as `ranking.TYPED_NEAR`: as near as the receiver's nearest use
+                near = max(near, _near(min(near_use.get(q, FAR) for q in held)))
+            score = 100 * TYPED_MEMBER * near + _freq(use.nodes)
             typed_use = True
         elif UNUSED_MEMBERS and use is None and item.name[:2] != "__":
             d = min((near_use.get(q, FAR) for q in held), default=FAR)
             if d >= FAR:
                 continue
-            score = 100 * RECEIVER_MEMBER * _near(d) * \
+            weight = FRESH_RECEIVER_MEMBER if fresh_q and not held.isdisjoint(fresh_q) \
+                else RECEIVER_MEMBER
+            score = 100 * weight * _near(d) * \
                 (PRIVATE if item.name[:1] == "_" else 1.0) * \
                 _size_factor(files[c.file].analysis.items, items[item.parent].name)
             typed_use = False
@@ -234,6 +261,24 @@ def revise(analysis, files: Sequence, ev, cands: list, cursor_line: int) -> list
                 out = list(cands)
             out[k] = replace(c, score=score, typed=c.typed or typed_use)
     return out
+
+
+def _with_returned(analysis, files: Sequence, ev, cursor_line: int,
+                   typed: dict[str, frozenset[str]]
+                   ) -> tuple[dict[str, frozenset[str]], dict[str, int]]:
+    """`typed` with the variables `receiver_returns` types (annotated return types,
+    conditional values) that nothing else here types, and which of those are fresh."""
+    skip = set(typed) | _SKIP
+    found, fresh = returned_receivers(analysis, files, ev, cursor_line, skip)
+    if not found:
+        return typed, {}
+    classes = _class_index(files)[1]
+    out = dict(typed)
+    for q, cs in found.items():
+        cs = cs & classes
+        if cs:
+            out[q] = cs
+    return out, {q: d for q, d in fresh.items() if q in out} if RETURNED_FRESH else {}
 
 
 def held_members(cands: list, files: Sequence, holders: dict[str, set[str]]):

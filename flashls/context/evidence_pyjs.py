@@ -29,6 +29,8 @@ from .evidence_kin import lift as lift_kin
 from .evidence_members import revise as revise_members
 from .evidence_relatives import lift as lift_relatives
 from .evidence_similar import lift as lift_similar
+from .evidence_words import lift as lift_words
+from .receiver_private import lift as lift_friends
 from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo
 
 OVERLOAD = 0.5  # each further consecutive entry of one name under one parent
@@ -167,16 +169,20 @@ def revise_context(analysis, files: Sequence, ev, cands: list, cursor_line: int)
     same-file repeats, import statements (Python), receivers typed elsewhere
     (`evidence_members`), names of similar functions (`evidence_similar`, Python),
     classes akin to those used near the cursor (`evidence_kin`, Python), relatives near
-    the cursor (`evidence_relatives`, Python)."""
+    the cursor (`evidence_relatives`, Python), a friend class's private members
+    (`receiver_private`, Python), a used module's ties broken by the words near the
+    cursor (`evidence_words`, Python)."""
     if analysis.spec.resolver not in RESOLVERS:
         return cands
     cands = outline_repeats(cands, analysis.items)
     cands = _imports_weighed(cands, analysis)
+    cands = lift_friends(analysis, files, ev, cands)  # `receiver_private`, Python
     cands = revise_members(analysis, files, ev, cands, cursor_line)
     cands = lift_bases(analysis, files, ev, cands, cursor_line)  # `evidence_bases`, Python
     cands = lift_similar(analysis, files, ev, cands, cursor_line)  # `evidence_similar`
     cands = lift_kin(analysis, files, ev, cands, cursor_line)  # `evidence_kin`, Python
-    return lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
+    cands = lift_relatives(analysis, files, ev, cands, cursor_line)  # `evidence_relatives`
+    return lift_words(analysis, files, ev, cands, cursor_line)  # `evidence_words`, Python
 
 
 # of an import statement of the current file's score (measured on Python's dev pool:
