@@ -158,27 +158,40 @@ def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, g
     """Add rows `start`..`end - 1` of the node that begins at row `first` to its
     tables (`first_tables` builds a huge node's in chunks of rows)."""
     # a fresh document's first request reads every row of it here (the per-line memos
-    # all miss): the tests that do not depend on the row are made once, and a name's
-    # set is made only when the name is new
-    chaining, rust = go in CHAINING, go == "rust"
-    every = go is True or go == "java"
+    # all miss): one memo per line (`line_facts`), and a name's set made only when the
+    # name is new
     get = names.get
     for row, line in enumerate(lines[start:end], start):  # a slice: no index per row
-        for q, n in line_attributes(line):
+        pairs, found = line_facts(line, go)
+        for q, n in pairs:
             got = get(n)
             if got is None:
                 names[n] = {q}
             else:
                 got.add(q)
-        if chaining and (n := chained_member(line)):  # `.appendValue(..)` of a chain
-            names.setdefault(n, set()).add("")
-        if rust and "::<" in line:  # `SmallVec::<[u8; 2]>::from_iter(..)`
-            for q, n in turbofish_paths(line):
-                names.setdefault(n, set()).add(q)
-        if every or ":" in line or "=" in line:
-            found = line_receivers(line, go)
-            if found:
-                typed.extend((row - first, v, t) for v, t in found)
+        if found:
+            typed.extend((row - first, v, t) for v, t in found)
+
+
+_attributes = line_attributes.__wrapped__  # (`line_facts` memoizes their results)
+_chained = chained_member.__wrapped__
+_receivers = line_receivers.__wrapped__
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_facts(line: str, go) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """What `collect_attributes` reads in one line of a dialect (`receiver_dialect`):
+    its (qualifier, name) pairs in the order they are added (`line_attributes`, a
+    chain's member `.appendValue(..)` with no qualifier, Rust's turbofish paths
+    `SmallVec::<[u8; 2]>::from_iter(..)`) and the receivers it declares."""
+    pairs = _attributes(line)
+    if go in CHAINING and (n := _chained(line)):
+        pairs += (("", n),)
+    if go == "rust" and "::<" in line:
+        pairs += turbofish_paths(line)
+    if go is True or go == "java" or ":" in line or "=" in line:
+        return pairs, _receivers(line, go)
+    return pairs, ()
 
 
 # A long node (a Java or C++ class is one top-level node of hundreds of lines) changes
