@@ -132,3 +132,22 @@ def test_the_gates_are_exercised():
     assert any(":" in x and "::" not in x and "." not in x and "->" not in x for x in LINES)
     assert any(not evidence._UPPER.search(x) for x in LINES)
     assert any(evidence._UPPER.search(x) and ":" not in x and "=" not in x for x in LINES)
+
+
+def test_names_then_equals_the_name_specific_search():
+    """`receivers_c._names_then` finds what the per-name pattern it replaces found."""
+    import re
+    from flashls.context.receivers_c import _BASE_CLAUSE, _SEMICOLON, _names_then
+    texts = ["typedef struct node Node;", "typedef Foo xFoo ; Foo;", "typedef A $A; A ;",
+             "class Foo final : public Bar<int>, Baz {", "struct A<T> : B {", "Foo::Bar x; Foo : Baz {",
+             "class éA : B {", "typedef X A\u00a0;", "class AB : C { class A : D {"]
+    for text in texts:
+        for name in ("A", "Foo", "Node", "xFoo", "AB"):
+            for tail, pattern in ((_SEMICOLON, rf"(?<![\w$]){re.escape(name)}\s*;"),
+                                  (_BASE_CLAUSE, rf"(?<![\w$]){re.escape(name)}\b(?:\s*<[^{{]*?>)?"
+                                                 r"\s*(?:final\s*)?:(?!:)([^{;]*)")):
+                want = re.search(pattern, text)
+                got = _names_then(name, text, tail)
+                assert (got is None) == (want is None), (name, text)
+                if want is not None:
+                    assert (got.groups(), got.end()) == (want.groups(), want.end()), (name, text)
