@@ -46,8 +46,8 @@ NEAR_ROWS = 300  # nodes farther than this from the anchor are measured as a who
 @lru_cache(maxsize=LINE_MEMO_SIZE)
 def line_attributes(line: str) -> tuple[tuple[str, str], ...]:
     """(qualifier or "", name) for every `q.name` / `q::name` / `q->name` of a line."""
-    if "." not in line and ":" not in line and "->" not in line:
-        return ()
+    if "." not in line and "::" not in line and "->" not in line:
+        return ()  # every separator of `_ATTR` has a dot, `::` or `->` (a lone `:` is none)
     return tuple((q or "", n or m) for q, n, _, m in _ATTR.findall(line))
 
 
@@ -65,6 +65,7 @@ _EXCEPT_AS = re.compile(r"^\s*except\s*\(?([\w.,\s]+?)\)?\s+as\s+([a-z_]\w*)\s*:
 _WITH_AS = re.compile(r"^\s*(?:async\s+)?with\s+(?:[a-z_]\w*\.)?([A-Z]\w*)\s*\(.*\)"
                       r"\s+as\s+([a-z_]\w*)\s*[:,]")
 _GO_TYPED = re.compile(r"\b([A-Za-z_]\w*)\s+\*?(?:[a-z_]\w*\.)?([A-Z]\w*)\b")
+_UPPER = re.compile(r"[A-Z]")  # lines without one declare no receiver (the cold scan's gate)
 _NOT_VARS = frozenset({"return", "case", "go", "defer", "range", "else", "func", "type",
                        "package", "import", "struct", "interface", "map", "chan", "const"})
 
@@ -73,16 +74,20 @@ _NOT_VARS = frozenset({"return", "case", "go", "defer", "range", "else", "func",
 def line_receivers(line: str, go: bool = False) -> tuple[tuple[str, str], ...]:
     """(variable, type name) pairs a line declares or annotates."""
     out = []
-    for a, b, c, d in _TYPED.findall(line):
-        out.append((a, b) if a else (c, d))
+    upper = _UPPER.search(line) is not None  # every type `_TYPED` and the rest read is [A-Z]...
+    if upper and (":" in line or "=" in line):  # ... after a `:`, `=` or `:=`
+        for a, b, c, d in _TYPED.findall(line):
+            out.append((a, b) if a else (c, d))
     if AS_RECEIVERS and " as " in line:
         m = _EXCEPT_AS.match(line)
         if m:
             out.extend((m.group(2), t.strip().split(".")[-1]) for t in m.group(1).split(",")
                        if t.strip().split(".")[-1][:1].isupper())
-        m = _WITH_AS.match(line)
+        m = _WITH_AS.match(line) if upper else None
         if m:
             out.append((m.group(2), m.group(1)))
+    if not upper:  # (`_EXCEPT_AS` above tests `isupper`, which is not only [A-Z])
+        return tuple(out)
     if go == "java":  # `Type name` declarations (receiver_dialect)
         out.extend(declared_receivers(line))
     elif go is True:
@@ -152,16 +157,41 @@ def collect_attributes(lines: Sequence[str], first: int, start: int, end: int, g
                        names: dict[str, set[str]], typed: list[tuple[int, str, str]]) -> None:
     """Add rows `start`..`end - 1` of the node that begins at row `first` to its
     tables (`first_tables` builds a huge node's in chunks of rows)."""
+    # a fresh document's first request reads every row of it here (the per-line memos
+    # all miss): one memo per line (`line_facts`), and a name's set made only when the
+    # name is new
+    get = names.get
     for row, line in enumerate(lines[start:end], start):  # a slice: no index per row
-        for q, n in line_attributes(line):
-            names.setdefault(n, set()).add(q)
-        if go in CHAINING and (n := chained_member(line)):  # `.appendValue(..)` of a chain
-            names.setdefault(n, set()).add("")
-        if go == "rust" and "::<" in line:  # `SmallVec::<[u8; 2]>::from_iter(..)`
-            for q, n in turbofish_paths(line):
-                names.setdefault(n, set()).add(q)
-        if ":" in line or "=" in line or go is True or go == "java":
-            typed.extend((row - first, v, t) for v, t in line_receivers(line, go))
+        pairs, found = line_facts(line, go)
+        for q, n in pairs:
+            got = get(n)
+            if got is None:
+                names[n] = {q}
+            else:
+                got.add(q)
+        if found:
+            typed.extend((row - first, v, t) for v, t in found)
+
+
+_attributes = line_attributes.__wrapped__  # (`line_facts` memoizes their results)
+_chained = chained_member.__wrapped__
+_receivers = line_receivers.__wrapped__
+
+
+@lru_cache(maxsize=LINE_MEMO_SIZE)
+def line_facts(line: str, go) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """What `collect_attributes` reads in one line of a dialect (`receiver_dialect`):
+    its (qualifier, name) pairs in the order they are added (`line_attributes`, a
+    chain's member `.appendValue(..)` with no qualifier, Rust's turbofish paths
+    `SmallVec::<[u8; 2]>::from_iter(..)`) and the receivers it declares."""
+    pairs = _attributes(line)
+    if go in CHAINING and (n := _chained(line)):
+        pairs += (("", n),)
+    if go == "rust" and "::<" in line:
+        pairs += turbofish_paths(line)
+    if go is True or go == "java" or ":" in line or "=" in line:
+        return pairs, _receivers(line, go)
+    return pairs, ()
 
 
 # A long node (a Java or C++ class is one top-level node of hundreds of lines) changes

@@ -222,6 +222,7 @@ _DECL = re.compile(
     r"\s([a-z_$][\w$]*)\s*(?=[=;,):])")
 # `Type.member` / `Outer.Inner.member`: a static access names its own container
 _STATIC = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*(?=[A-Za-z_$])")
+_UPPER = re.compile(r"[A-Z]")
 _NOT_TYPES = frozenset({"Override", "SuppressWarnings", "Deprecated", "SafeVarargs",
                         "FunctionalInterface"})
 
@@ -230,6 +231,8 @@ _NOT_TYPES = frozenset({"Override", "SuppressWarnings", "Deprecated", "SafeVarar
 def declared_receivers(line: str) -> tuple[tuple[str, str], ...]:
     """(variable, type name) pairs a Java line declares; a static access `Code.OK`
     counts as the type receiving itself (`Code.OK` is a member of `Code`)."""
+    if _UPPER.search(line) is None:  # both patterns need a type name's capital
+        return ()
     out = [(t, t) for t in _STATIC.findall(line)] if "." in line else []
     if " " in line.strip():
         out += [(v, t) for t, v in _DECL.findall(line) if t not in _NOT_TYPES]

@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import ForLastNeighbors, PerAnalysis
+from .memo import ForLastNeighbors, IdentityMemo, PerAnalysis
 from .unused_lift import lift_unused
 
 FAMILY = 0.9  # x100: the bonus for an identical word set on the row next to the cursor
@@ -110,14 +110,35 @@ def tested_name(lines: Sequence[str], anchor: tuple[int, int]) -> str | None:
 
 
 def _postings(files: Sequence) -> dict[str, frozenset[str]]:
-    """word -> the names of the neighbor entries having it."""
+    """word -> the names of the neighbor entries having it. Each file's part is
+    remembered per file version (a file's first request meets a new set of neighbors,
+    most of them read before); the names go into each word's set in the order of the
+    files and their items, so the sets are built as by one walk over all the items."""
     out: dict[str, set[str]] = {}
+    get = out.get
     for f in files:
-        for item in f.analysis.items:
-            if item.name and item.kind in KINDS:
-                for w in words(item.name):
-                    out.setdefault(w, set()).add(item.name)
+        for w, names in _file_postings(f.analysis.items).items():
+            got = get(w)
+            if got is None:
+                out[w] = set(names)
+            else:
+                got.update(names)
     return {w: frozenset(names) for w, names in out.items()}
+
+
+_FILE_POSTINGS = IdentityMemo(512)  # items -> {word: its names, in item order}
+
+
+def _file_postings(items: Sequence) -> dict[str, tuple[str, ...]]:
+    hit = _FILE_POSTINGS.get(items)
+    if hit is not None:
+        return hit
+    out: dict[str, dict[str, None]] = {}
+    for item in items:
+        if item.name and item.kind in KINDS:
+            for w in words(item.name):
+                out.setdefault(w, {})[item.name] = None  # an ordered set
+    return _FILE_POSTINGS.put(items, {w: tuple(names) for w, names in out.items()})
 
 
 postings = ForLastNeighbors(_postings)

@@ -32,7 +32,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
-from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo, LINE_MEMO_SIZE, line_identifiers
+from .memo import HEAVY_ITEMS_WEIGHT, IdentityMemo, LINE_MEMO_SIZE, line_identifiers, word_char
 
 CLASS_KINDS = frozenset({"class", "struct", "union"})
 WRAPPED_ALIASES = True  # `using Option_p = std::unique_ptr<Option>` names `Option`
@@ -98,8 +98,29 @@ def _alias_target(name: str, text: str) -> str | None:
     if m and m.group(1) == name:
         return _held(m.group(2), text[m.end():].lstrip()) if WRAPPED_ALIASES else m.group(2)
     m = _ALIAS_TYPEDEF.match(text)
-    if m and name in text and re.search(rf"(?<![\w$]){re.escape(name)}\s*;", text):
+    if m and name in text and _names_then(name, text, _SEMICOLON) is not None:
         return m.group(1)
+    return None
+
+
+_SEMICOLON = re.compile(r"\s*;")
+# what follows a class's name in its head, up to `{` or `;`: its bases' clause
+_BASE_CLAUSE = re.compile(r"\b(?:\s*<[^{]*?>)?\s*(?:final\s*)?:(?!:)([^{;]*)")
+
+
+def _names_then(name: str, text: str, tail: re.Pattern):
+    r"""`re.search(rf"(?<![\w$]){re.escape(name)}" + tail.pattern, text)`'s match of
+    `tail` (None: no match), without compiling a pattern per name: a fresh document's
+    first request met hundreds of names, each a miss of `re`'s cache (its parser runs
+    in Python). The name's occurrences are tried left to right, as the search would,
+    with `tail` matched where the name ends (`pos` keeps its look-behinds and `\b`)."""
+    i = text.find(name)
+    while i != -1:
+        if i == 0 or not word_char(text[i - 1], "$"):
+            m = tail.match(text, i + len(name))
+            if m is not None:
+                return m
+        i = text.find(name, i + 1)
     return None
 
 
@@ -115,8 +136,7 @@ def _bases_in(name: str, text: str) -> tuple[str, ...]:
     its name-specific patterns miss `re`'s cache of 512 in a long header."""
     if ":" not in text or name not in text:
         return ()  # the pattern needs both: no compile for a class without bases
-    m = re.search(rf"(?<![\w$]){re.escape(name)}\b(?:\s*<[^{{]*?>)?\s*(?:final\s*)?:(?!:)([^{{;]*)",
-                  text)
+    m = _names_then(name, text, _BASE_CLAUSE)
     if not m:
         return ()
     out, depth, start, clause = [], 0, 0, m.group(1)
