@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
+from .brackets import split_top
 from .evidence import FAR
 
 RESOLVERS = frozenset({"python"})
@@ -45,18 +46,7 @@ def class_bases(item) -> tuple[str, ...]:
                 end = k
                 break
             depth -= 1
-    parts, depth, cur = [], 0, []
-    for ch in body[:end]:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
+    parts = split_top(body[:end], "([", ")]")
     out = []
     for p in parts:
         if "=" in p.split("[")[0]:

@@ -22,6 +22,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
+from .brackets import split_top
 from .memo import LINE_MEMO_SIZE
 
 KINDS = frozenset({"variable", "constant"})
@@ -75,7 +76,7 @@ def _names_in_list(text: str) -> set[str]:
     """`a, b int, c *T` -> {a, b, c}; `int, error` (types alone) -> {}."""
     out: set[str] = set()
     pending: list[str] = []
-    for part in _split_top(text):
+    for part in split_top(text):
         words = part.split()
         if len(words) >= 2 and re.fullmatch(r"[A-Za-z_]\w*", words[0]):
             out.update(pending)
@@ -86,22 +87,6 @@ def _names_in_list(text: str) -> set[str]:
         else:
             pending = []
     return out
-
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return parts
 
 
 def anchor_locals(lines: Sequence[str], anchor: tuple[int, int]) -> frozenset[str]:
