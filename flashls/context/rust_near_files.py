@@ -18,18 +18,23 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from cachetools import LRUCache
+
+from .evidence import line_attributes
+from .evidence_lang import _defined_names, _module_stem
 from .memo import line_identifiers
 
 NEAR_ROWS = 12
 QUALIFIER = 2.0
-_MEMO: dict = {}
+MIN_SCORE = 1.0  # a name of its own near the cursor, or its module qualified there
+NEAR_FILES = True
 MEMO_SIZE = 256
+_MEMO: LRUCache = LRUCache(maxsize=MEMO_SIZE)
 
 
 def near_names(lines: Sequence[str], cursor_line: int) -> tuple[frozenset[str], frozenset[str]]:
     """(identifiers, `x::` qualifiers) of the lines within NEAR_ROWS of the cursor,
     comments and the cursor line left out."""
-    from .evidence import line_attributes
     names: set[str] = set()
     quals: set[str] = set()
     for row in range(max(0, cursor_line - NEAR_ROWS), min(len(lines), cursor_line + NEAR_ROWS + 1)):
@@ -56,15 +61,12 @@ def near_first(resolver: str, symbols, cursor_line: int | None, paths: Sequence[
     hit = _MEMO.get(key)
     if hit is None:
         hit = _order(paths, names, quals, workspace)
-        if len(_MEMO) >= MEMO_SIZE:
-            _MEMO.clear()
         _MEMO[key] = hit
     return list(hit)
 
 
 def _order(paths: Sequence[str], names: frozenset[str], quals: frozenset[str],
            workspace) -> tuple[str, ...]:
-    from .evidence_lang import _defined_names, _module_stem
     defined = [_defined_names(p, workspace) & names for p in paths]
     files_defining: dict[str, int] = {}
     for found in defined:
@@ -80,7 +82,3 @@ def _order(paths: Sequence[str], names: frozenset[str], quals: frozenset[str],
                    key=lambda i: (-scores[i], i))
     taken = set(front)
     return tuple([paths[i] for i in front] + [p for i, p in enumerate(paths) if i not in taken])
-
-
-MIN_SCORE = 1.0  # a name of its own near the cursor, or its module qualified there
-NEAR_FILES = True
