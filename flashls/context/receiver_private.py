@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .evidence_members import held_members
+
 RESOLVERS = frozenset({"python"})
 FRIENDS = True  # flag: measured on the pool
 
@@ -51,17 +53,10 @@ def lift(analysis, files: Sequence, ev, cands: list) -> list:
     from .ranking import FRESH_RECEIVER_MEMBER, RECEIVER_MEMBER, _near
     fresh = ev.fresh_receivers or {}
     out = cands
-    for k, c in enumerate(cands):
-        if c.file < 0:
-            continue
-        items = files[c.file].analysis.items
-        item = items[c.item]
-        if item.parent < 0 or item.name[:1] != "_" or item.name[:2] == "__" or \
-                item.name in ev.uses:
+    for k, c, items, item, _ in held_members(cands, files, {cls: {cls} for cls in friends}):
+        if item.name[:1] != "_" or item.name[:2] == "__" or item.name in ev.uses:
             continue
         cls = items[item.parent].name
-        if cls not in friends:
-            continue
         weight = FRESH_RECEIVER_MEMBER if cls in fresh else RECEIVER_MEMBER
         score = 100 * weight * _near(ev.receiver_types[cls])
         if score > c.score:
